@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { InputError } from '../core/errors.js';
+import { registerPanel } from './commands/panel.js';
+import { registerSimulate } from './commands/simulate.js';
+import { registerSolve } from './commands/solve.js';
+import { registerStream } from './commands/stream.js';
+
+/** Usage errors (bad flags, bad input) exit 2; anything else that fails exits 1. */
+const USAGE_ERROR = 2;
+
+const program = new Command('allocbench')
+  .description('AllocBench: does an agent spend a limited tool-building budget well?')
+  .exitOverride();
+registerSolve(program);
+registerStream(program);
+registerSimulate(program);
+registerPanel(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = exitCodeFor(error);
+}
+
+function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Commander has already printed its one-line message (or the help text).
+    const informational = ['commander.helpDisplayed', 'commander.help', 'commander.version'];
+    return informational.includes(error.code) ? 0 : USAGE_ERROR;
+  }
+  if (error instanceof InputError) {
+    process.stderr.write(`allocbench: ${error.message}\n`);
+    return USAGE_ERROR;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`allocbench: internal error: ${message}\n`);
+  if (process.env.ALLOCBENCH_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  return 1;
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { Rng } from '../random/rng.js';
+import { parseOrThrow } from '../validation.js';
+
+/** The eight procedure families, in the paper's order. */
+export const FAMILY_NAMES = [
+  'lcg',
+  'modpow',
+  'continued_frac',
+  'crt_solve',
+  'josephus',
+  'quadratic_map_mod',
+  'xorshift_steps',
+  'matrix_power_mod',
+] as const;
+
+export type FamilyName = (typeof FAMILY_NAMES)[number];
+
+/** Canonical inputs: the plain JSON object an R2/R3 `solve(inputs)` receives. */
+export type Inputs = Readonly<Record<string, unknown>>;
+
+/** What each family file defines, typed by its own inputs. */
+export interface FamilySpec<I extends Inputs> {
+  readonly name: FamilyName;
+  /** The procedure in one sentence (documentation; never shown to a model). */
+  readonly procedure: string;
+  /** Schema of the canonical inputs; each key carries its meaning via `.describe()`. */
+  readonly inputs: z.ZodType<I>;
+  /** Fresh parameters at a magnitude (100 by default, 1000 for the hard check). */
+  sample(rng: Rng, magnitude: number): I;
+  /** Cover stories: the same procedure told in unrelated narratives. */
+  readonly covers: readonly ((inputs: I) => string)[];
+  /** Exact gold answer, an integer below 2^53. */
+  solve(inputs: I): number;
+}
+
+/** A family with its inputs type erased, as the registry and generator use it. */
+export interface Family {
+  readonly name: FamilyName;
+  readonly procedure: string;
+  readonly inputsSchema: z.ZodType<Inputs>;
+  readonly coverCount: number;
+  sample(rng: Rng, magnitude: number): Inputs;
+  render(inputs: Inputs, cover: number): string;
+  solve(inputs: Inputs): number;
+  /** Validates raw inputs (user JSON); throws an InputError naming the field. */
+  parseInputs(raw: unknown): Inputs;
+}
+
+export function defineFamily<I extends Inputs>(spec: FamilySpec<I>): Family {
+  return {
+    name: spec.name,
+    procedure: spec.procedure,
+    inputsSchema: spec.inputs as unknown as z.ZodType<Inputs>,
+    coverCount: spec.covers.length,
+    sample: (rng, magnitude) => spec.sample(rng, magnitude),
+    render: (inputs, cover) => {
+      const renderCover = spec.covers[cover];
+      if (!renderCover) throw new RangeError(`${spec.name}: no cover ${cover}`);
+      return renderCover(inputs as I);
+    },
+    solve: (inputs) => spec.solve(inputs as I),
+    parseInputs: (raw) => parseOrThrow(spec.inputs, raw, `${spec.name} inputs`),
+  };
+}
+
+/** Integer schema helpers shared by the families' input schemas. */
+export const integer = (min: number, max: number, description: string) =>
+  z
+    .number('expected a number')
+    .int('expected an integer')
+    .min(min, `expected at least ${min}`)
+    .max(max, `expected at most ${max}`)
+    .describe(description);
+
+export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** Loop-count ceiling that keeps any gold solve well under a second. */
+export const MAX_STEPS = 10_000_000;
