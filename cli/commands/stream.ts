@@ -14,7 +14,7 @@ function describe(stream: Stream): string {
     '',
   ];
   const rows = stream.items.map((item) => [String(item.t), item.family, item.role, String(item.answer), item.text]);
-  return [...header, table(['t', 'family', 'role', 'answer', 'problem'], rows)].join('\n');
+  return [...header, table(['t', 'family', 'role', 'answer', 'problem'], rows, [1, 2, 4])].join('\n');
 }
 
 export function registerStream(program: Command): void {
