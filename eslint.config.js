@@ -35,8 +35,24 @@ const coreRules = {
   ],
 };
 
+// Workflow code is replayed deterministically inside Temporal's sandbox: no Node
+// builtins, and activities reach it only as types (called through proxies).
+const workflowRules = {
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      paths: builtinModules.map((name) => ({ name, message: 'Workflows run in a deterministic sandbox: no Node builtins.' })),
+      patterns: [
+        { group: ['node:*'], message: 'Workflows run in a deterministic sandbox: no Node builtins.' },
+        { group: ['**/activities/**', '**/infra/**', '**/cli/**'], allowTypeImports: true, message: 'Workflows import activities as types only.' },
+      ],
+    },
+  ],
+};
+
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'runs/'] },
+  { ignores: ['dist/', 'node_modules/', 'runs/', '.tools/'] },
   ...tseslint.configs.recommended,
   { files: ['core/**/*.ts'], rules: coreRules },
+  { files: ['workflows/**/*.ts'], rules: workflowRules },
 );

@@ -2,9 +2,11 @@
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
 import { registerPanel } from './commands/panel.js';
+import { registerRun } from './commands/run.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerSolve } from './commands/solve.js';
 import { registerStream } from './commands/stream.js';
+import { registerSweep } from './commands/sweep.js';
 
 /** Usage errors (bad flags, bad input) exit 2; anything else that fails exits 1. */
 const USAGE_ERROR = 2;
@@ -16,6 +18,8 @@ registerSolve(program);
 registerStream(program);
 registerSimulate(program);
 registerPanel(program);
+registerRun(program);
+registerSweep(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -30,7 +30,7 @@ export interface PooledMetrics {
   readonly budgetUtilization: number;
   /** Share of sessions without any commitment. */
   readonly zeroCommitIncidence: number;
-  /** Unresolved share of decision turns; null without decision turns. */
+  /** Unresolved share of the decision turns reached; null without any. */
   readonly unresolvedRate: number | null;
   readonly keepByOccurrence: readonly KeepRate[];
 }
@@ -63,7 +63,10 @@ export function poolMetrics(sessions: readonly SessionMetrics[]): PooledMetrics 
     commitmentsPerSession: commitments / n,
     budgetUtilization: commitments / total((m) => m.budget),
     zeroCommitIncidence: sessions.filter((m) => m.commitments === 0).length / n,
-    unresolvedRate: ratio(total((m) => m.unresolved), total((m) => m.decisionTurns)),
+    unresolvedRate: ratio(
+      total((m) => m.unresolved),
+      total((m) => m.decisionTurns - m.truncated),
+    ),
     keepByOccurrence,
   };
 }

@@ -38,7 +38,10 @@ export interface SessionMetrics {
   /** commitments / B. */
   readonly budgetUtilization: number;
   readonly decisionTurns: number;
+  /** Decision turns with a model-level failure (no valid decision). */
   readonly unresolved: number;
+  /** Decision turns never reached because the session stopped early. */
+  readonly truncated: number;
   /** Index k - 1 holds the tally for the k-th occurrence. */
   readonly keepsByOccurrence: readonly OccurrenceTally[];
 }
@@ -57,6 +60,7 @@ export function sessionMetrics(record: SessionRecord): SessionMetrics {
   let firstOccurrenceTurns = 0;
   let totalLateness = 0;
   let unresolved = 0;
+  let truncated = 0;
   for (let index = 0; index < record.classes.length; index++) {
     const classId = record.classes[index] as number;
     const occurrence = (occurrences[classId] ?? 0) + 1;
@@ -81,6 +85,8 @@ export function sessionMetrics(record: SessionRecord): SessionMetrics {
         totalLateness += occurrence - 1;
         if (occurrence === 1) firstSightCommitments++;
       }
+    } else if (decision.failure === 'truncated') {
+      truncated++;
     } else {
       unresolved++;
     }
@@ -110,6 +116,7 @@ export function sessionMetrics(record: SessionRecord): SessionMetrics {
     budgetUtilization: commitments / budget,
     decisionTurns: record.decisions.length,
     unresolved,
+    truncated,
     keepsByOccurrence: Array.from(tallies, (tally) => tally ?? { eligible: 0, keeps: 0 }),
   };
 }

@@ -13,17 +13,17 @@ import type { DecisionRecord, SessionRecord } from '../../../core/session/sessio
  * Eligible first occurrences: t1, t2 (t4 and t7 come after the budget ran out).
  */
 const classes = [0, 1, 0, 2, 0, 1, 3, 0];
-const decision = (t: number, classId: number, occurrence: number, action: 'commit' | 'pass', resolved = true): DecisionRecord => ({
-  t,
-  classId,
-  occurrence,
-  action,
-  resolved,
-});
-const handBuilt = (charge = 0, firstResolved = true): SessionRecord => ({
+const decision = (
+  t: number,
+  classId: number,
+  occurrence: number,
+  action: 'commit' | 'pass',
+  failure?: DecisionRecord['failure'],
+): DecisionRecord => ({ t, classId, occurrence, action, resolved: failure === undefined, ...(failure && { failure }) });
+const handBuilt = (charge = 0, firstFailure?: DecisionRecord['failure']): SessionRecord => ({
   classes,
   rules: { budget: 2, charge },
-  decisions: [decision(1, 0, 1, 'pass', firstResolved), decision(2, 1, 1, 'commit'), decision(3, 0, 2, 'commit')],
+  decisions: [decision(1, 0, 1, 'pass', firstFailure), decision(2, 1, 1, 'commit'), decision(3, 0, 2, 'commit')],
 });
 
 describe('sessionMetrics on a hand-built session', () => {
@@ -45,6 +45,7 @@ describe('sessionMetrics on a hand-built session', () => {
       budgetUtilization: 1,
       decisionTurns: 3,
       unresolved: 0,
+      truncated: 0,
       keepsByOccurrence: [
         { eligible: 2, keeps: 1 },
         { eligible: 1, keeps: 1 },
@@ -60,9 +61,16 @@ describe('sessionMetrics on a hand-built session', () => {
   });
 
   it('excludes unresolved turns from eligibility and counts them', () => {
-    const metrics = sessionMetrics(handBuilt(0, false));
-    expect(metrics).toMatchObject({ unresolved: 1, firstOccurrenceTurns: 1, firstSightHazard: 1, decisionTurns: 3 });
+    const metrics = sessionMetrics(handBuilt(0, 'no-decision'));
+    expect(metrics).toMatchObject({ unresolved: 1, truncated: 0, firstOccurrenceTurns: 1, firstSightHazard: 1, decisionTurns: 3 });
     expect(metrics.keepsByOccurrence[0]).toEqual({ eligible: 1, keeps: 1 });
+  });
+
+  it('counts turns a stopped session never reached as truncated, not unresolved', () => {
+    const metrics = sessionMetrics(handBuilt(0, 'truncated'));
+    expect(metrics).toMatchObject({ unresolved: 0, truncated: 1, firstOccurrenceTurns: 1 });
+    expect(poolMetrics([metrics]).unresolvedRate).toBe(0);
+    expect(poolMetrics([sessionMetrics(handBuilt(0, 'unparsable'))]).unresolvedRate).toBe(1 / 3);
   });
 
   it('rejects records whose decisions do not fit the stream', () => {
@@ -71,7 +79,7 @@ describe('sessionMetrics on a hand-built session', () => {
     expect(() => sessionMetrics({ ...record, decisions: [...record.decisions, decision(5, 0, 3, 'pass')] })).toThrow(
       /decisions at turns that needed none/,
     );
-    const unresolvedCommit = { ...record, decisions: [decision(1, 0, 1, 'commit', false), ...record.decisions.slice(1)] };
+    const unresolvedCommit = { ...record, decisions: [decision(1, 0, 1, 'commit', 'unparsable'), ...record.decisions.slice(1)] };
     expect(() => sessionMetrics(unresolvedCommit)).toThrow(/must default to pass/);
   });
 });

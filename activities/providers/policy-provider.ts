@@ -1,0 +1,149 @@
+import { InputError } from '../../core/errors.js';
+import { bayesPolicy } from '../../core/policies/bayes.js';
+import { commitAtK } from '../../core/policies/commit-at-k.js';
+import type { Policy } from '../../core/policies/policy.js';
+import type { ModelReply, ToolCall } from '../../core/chat/messages.js';
+import type { DecisionFailure } from '../../core/session/session-record.js';
+import type { Action } from '../../core/session/session-state.js';
+import { ProviderError, type GenerateRequest, type GenerateResponse, type Provider } from './provider.js';
+
+/*
+ * `policy/<name>[?faults]`: the core's reference policies played through the
+ * provider interface, with no network — for dry runs, tests and benchmarks.
+ * Names: eager, commit-at-<k>, bayes, bayes-<alpha>. Faults, by decision turn t:
+ *   delay=<ms>                    wait before every reply
+ *   transport=<t>x<n>[,...]       the first n attempts at turn t fail with a transport error
+ *   permanent=<t>[,...]           turn t fails with a permanent provider error
+ *   reply=<t>:<failure>[,...]     turn t gets a reply that is a model-level failure
+ */
+
+type ReplyFailure = Exclude<DecisionFailure, 'truncated'>;
+const REPLY_FAILURES: readonly ReplyFailure[] = ['no-decision', 'several-decisions', 'unknown-function', 'malformed-arguments', 'unparsable'];
+
+export interface PolicyAgentSpec {
+  readonly policy: Policy;
+  readonly delayMs: number;
+  readonly transportFailures: ReadonlyMap<number, number>;
+  readonly permanentFailures: ReadonlySet<number>;
+  readonly replyFailures: ReadonlyMap<number, ReplyFailure>;
+}
+
+function policyNamed(name: string): Policy {
+  if (name === 'eager') return commitAtK(1);
+  const atK = /^commit-at-(\d+)$/.exec(name);
+  if (atK) return commitAtK(Number(atK[1]));
+  const bayes = /^bayes(?:-(\d+(?:\.\d+)?))?$/.exec(name);
+  if (bayes) return bayesPolicy(bayes[1] === undefined ? 1 : Number(bayes[1]));
+  throw new InputError(`unknown reference policy '${name}' (known: eager, commit-at-<k>, bayes, bayes-<alpha>)`);
+}
+
+function turnList(text: string, what: string): number[] {
+  return text.split(',').map((part) => {
+    const t = Number(part);
+    if (!Number.isInteger(t) || t < 1) throw new InputError(`policy agent ${what}: '${part}' is not a turn number`);
+    return t;
+  });
+}
+
+/** Parses the part of a model id after `policy/`. */
+export function parsePolicyAgent(id: string): PolicyAgentSpec {
+  const [name = '', query = ''] = id.split('?', 2);
+  const params = new URLSearchParams(query);
+  const transportFailures = new Map<number, number>();
+  const replyFailures = new Map<number, ReplyFailure>();
+  for (const [key, value] of params) {
+    if (!['delay', 'transport', 'permanent', 'reply'].includes(key)) throw new InputError(`policy agent: unknown option '${key}'`);
+    if (key === 'transport') {
+      for (const part of value.split(',')) {
+        const match = /^(\d+)x(\d+)$/.exec(part);
+        if (!match) throw new InputError(`policy agent transport: '${part}' is not <turn>x<count>`);
+        transportFailures.set(Number(match[1]), Number(match[2]));
+      }
+    }
+    if (key === 'reply') {
+      for (const part of value.split(',')) {
+        const [turn = '', failure = ''] = part.split(':');
+        if (!(REPLY_FAILURES as readonly string[]).includes(failure)) {
+          throw new InputError(`policy agent reply: '${failure}' is not one of ${REPLY_FAILURES.join(', ')}`);
+        }
+        replyFailures.set(turnList(turn, 'reply')[0] as number, failure as ReplyFailure);
+      }
+    }
+  }
+  const delayMs = Number(params.get('delay') ?? 0);
+  if (!Number.isFinite(delayMs) || delayMs < 0) throw new InputError(`policy agent delay: '${params.get('delay')}' is not a duration in ms`);
+  const permanent = params.get('permanent');
+  return {
+    policy: policyNamed(name),
+    delayMs,
+    transportFailures,
+    permanentFailures: new Set(permanent ? turnList(permanent, 'permanent') : []),
+    replyFailures,
+  };
+}
+
+/** A well-formed reply for the action through the offered channel: text at R0, else the tools in their order (commit first). */
+function replyFor(request: GenerateRequest, action: Action, rationale: string): ModelReply {
+  if (request.tools.length === 0) return { text: `${rationale}\nDECISION: ${action === 'commit' ? 'KEEP' : 'PASS'}`, toolCalls: [] };
+  const tool = request.tools[action === 'commit' ? 0 : 1];
+  if (!tool) throw new Error('policy agent: the rung offers fewer than two decision tools');
+  const needsCode = JSON.stringify(tool.parameters).includes('"code"');
+  const args = needsCode ? { code: 'def solve(inputs: dict) -> float:\n    raise NotImplementedError  # reference policy agent; R2 code is not scored\n' } : {};
+  return { text: rationale, toolCalls: [{ id: `call_${request.observation.turn}`, name: tool.name, arguments: JSON.stringify(args) }] };
+}
+
+function failingReply(request: GenerateRequest, failure: ReplyFailure): ModelReply {
+  const call = (name: string, args: string, n = 1): ToolCall => ({ id: `call_${request.observation.turn}_${n}`, name, arguments: args });
+  const [commitTool, passTool] = request.tools;
+  const text = request.tools.length === 0;
+  switch (failure) {
+    case 'no-decision':
+      return { text: 'I am not sure yet.', toolCalls: [] };
+    case 'several-decisions':
+      return text
+        ? { text: 'DECISION: KEEP\nDECISION: PASS', toolCalls: [] }
+        : { text: '', toolCalls: [call(commitTool?.name ?? 'keep', '{}'), call(passTool?.name ?? 'pass', '{}', 2)] };
+    case 'unknown-function':
+      return { text: '', toolCalls: [call('solve_everything', '{}')] };
+    case 'malformed-arguments':
+      return { text: '', toolCalls: [call(commitTool?.name ?? 'keep', '{"code": ')] };
+    case 'unparsable':
+      return { text: 'DECISION: MAYBE', toolCalls: [] };
+  }
+}
+
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+/** Why a policy agent cannot play a session, or null. The Bayesian comparator needs N disclosed. */
+export function policyAgentLimitation(model: string, announceN: boolean): string | null {
+  const name = model.slice('policy/'.length).split('?')[0] ?? '';
+  return !announceN && name.startsWith('bayes') ? `${model} needs N disclosed (announceN: true / --announce-n)` : null;
+}
+
+export function policyProvider(model: string): Provider {
+  const spec = parsePolicyAgent(model.slice('policy/'.length));
+  return {
+    model,
+    classify: (error) => (error instanceof ProviderError ? error.errorClass : 'transport'),
+    async generate(request): Promise<GenerateResponse> {
+      const t = request.observation.turn;
+      if (spec.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, spec.delayMs));
+      if (request.attempt <= (spec.transportFailures.get(t) ?? 0)) {
+        throw new ProviderError(`injected transport fault at turn ${t}, attempt ${request.attempt}`, 'transport');
+      }
+      if (spec.permanentFailures.has(t)) throw new ProviderError(`injected permanent fault at turn ${t}`, 'permanent');
+      const failure = spec.replyFailures.get(t);
+      const o = request.observation;
+      const rationale = `Reference policy ${spec.policy.name}: occurrence ${o.occurrence} of this class at turn ${o.turn}, ${o.remaining} of ${o.budget} left.`;
+      const reply = failure ? failingReply(request, failure) : replyFor(request, spec.policy.decide(o), rationale);
+      const prompt = request.system + request.messages.map((m) => m.content).join('');
+      return {
+        ...reply,
+        usage: { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(reply.text + reply.toolCalls.map((c) => c.arguments).join('')), cachedInputTokens: 0 },
+        usageEstimated: true,
+        responseModel: model,
+        stopReason: reply.toolCalls.length > 0 ? 'tool_use' : 'end_turn',
+      };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/*
+ * The run store's file primitives: whole JSON files are replaced atomically
+ * (write, then rename), JSONL files grow by one appended line per record, and
+ * a reader skips a final line cut short by a crash.
+ */
+
+export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`);
+  await rename(temporary, path);
+}
+
+export async function readJsonIfExists<T>(path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+export async function appendJsonLine(path: string, record: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await appendFile(path, `${JSON.stringify(record)}\n`);
+}
+
+export async function readJsonLines<T>(path: string): Promise<T[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const records: T[] = [];
+  lines.forEach((line, index) => {
+    try {
+      records.push(JSON.parse(line) as T);
+    } catch (error) {
+      // Only the last line can be torn (a crash mid-append); anything else is corruption.
+      if (index !== lines.length - 1 || text.endsWith('\n')) throw new Error(`${path}: line ${index + 1} is not JSON`, { cause: error });
+    }
+  });
+  return records;
+}

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../../core/errors.js';
+import { experimentHash, type SweepConfig } from '../../core/sweep/sweep-config.js';
+import { projectRoot, TEMPORAL_CLI_VERSION } from '../../infra/temporal-cli.js';
+import { readJsonIfExists, writeJsonAtomic } from './json-files.js';
+import { runLayout } from './run-layout.js';
+
+/** manifest.json: the sweep's exact settings, written when it first starts and checked on every resume. */
+export interface Manifest {
+  readonly name: string;
+  readonly experimentHash: string;
+  readonly config: SweepConfig;
+  readonly createdAt: string;
+  readonly versions: { readonly allocbench: string; readonly node: string; readonly temporalCli: string };
+}
+
+function allocbenchVersion(): string {
+  return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Writes the manifest for a new run directory, or checks that an existing one
+ * describes the same experiment: a changed sweep under the same name is refused,
+ * never mixed into earlier results.
+ */
+export async function claimRunDirectory(runDir: string, config: SweepConfig): Promise<Manifest> {
+  const path = runLayout.manifest(runDir);
+  const hash = experimentHash(config);
+  const existing = await readJsonIfExists<Manifest>(path);
+  if (existing) {
+    if (existing.name !== config.name || existing.experimentHash !== hash) {
+      throw new InputError(
+        `${runDir} already holds sweep '${existing.name}' with different settings (experiment ${existing.experimentHash.slice(0, 12)}, now ${hash.slice(0, 12)}); use another name or output directory`,
+      );
+    }
+    return existing;
+  }
+  const manifest: Manifest = {
+    name: config.name,
+    experimentHash: hash,
+    config,
+    createdAt: new Date().toISOString(),
+    versions: { allocbench: allocbenchVersion(), node: process.version, temporalCli: TEMPORAL_CLI_VERSION },
+  };
+  await writeJsonAtomic(path, manifest);
+  return manifest;
+}
+
+export async function readManifest(runDir: string): Promise<Manifest> {
+  const manifest = await readJsonIfExists<Manifest>(runLayout.manifest(runDir));
+  if (!manifest) throw new InputError(`${runDir}: not a run directory (no manifest.json)`);
+  return manifest;
+}

@@ -1,0 +1,32 @@
+import type { SessionMetrics } from '../../core/metrics/session-metrics.js';
+import type { DecisionRecord } from '../../core/session/session-record.js';
+import type { SessionSpec } from '../../core/sweep/session-spec.js';
+import type { Termination } from './transcript.js';
+
+/** summary.json: everything analysis needs about one session, without reading its transcript. */
+export interface SessionSummary {
+  readonly sessionKey: string;
+  readonly spec: SessionSpec;
+  readonly streamHash: string;
+  readonly termination: Termination;
+  readonly mechanicalFailure: boolean;
+  /** Every decision turn of the stream; turns never reached are 'truncated'. */
+  readonly decisions: readonly DecisionRecord[];
+  readonly metrics: SessionMetrics;
+  /** Model identities the responses reported. */
+  readonly responseModels: readonly string[];
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly cachedInputTokens: number; readonly estimated: boolean };
+  readonly attempts: { readonly total: number; readonly transportErrors: number; readonly permanentErrors: number; readonly retriedTurns: number };
+  readonly finishedAt: string;
+}
+
+/** What a session workflow returns: compact, so the sweep's history stays small. */
+export interface SessionOutcome {
+  readonly sessionKey: string;
+  readonly termination: Termination;
+  readonly mechanicalFailure: boolean;
+  readonly utility: number;
+  readonly optimum: number;
+  readonly commitments: number;
+  readonly unresolved: number;
+}

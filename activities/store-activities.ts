@@ -1,0 +1,118 @@
+import { sessionMetrics } from '../core/metrics/session-metrics.js';
+import { systemPrompt } from '../core/rungs/system-prompt.js';
+import { toolSpecs } from '../core/rungs/tools.js';
+import { withTruncatedTail } from '../core/session/replay.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import { framingOf, sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
+import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
+import { readJsonIfExists, writeJsonAtomic } from './run-store/json-files.js';
+import { runLayout } from './run-store/run-layout.js';
+import type { SessionOutcome, SessionSummary } from './run-store/session-summary.js';
+import { appendRecord, MECHANICAL_FAILURES, readTranscript, type AttemptRecord, type Termination } from './run-store/transcript.js';
+import { loadSessionContext } from './session-context.js';
+
+export interface SessionRef {
+  readonly runDir: string;
+  readonly spec: SessionSpec;
+}
+
+export interface FinishInput extends SessionRef {
+  readonly decisions: readonly DecisionRecord[];
+  readonly termination: Termination;
+}
+
+const now = () => new Date().toISOString();
+
+function usageTotals(attempts: readonly AttemptRecord[]) {
+  return {
+    inputTokens: attempts.reduce((sum, a) => sum + a.usage.inputTokens, 0),
+    outputTokens: attempts.reduce((sum, a) => sum + a.usage.outputTokens, 0),
+    cachedInputTokens: attempts.reduce((sum, a) => sum + a.usage.cachedInputTokens, 0),
+    estimated: attempts.some((a) => a.usageEstimated),
+  };
+}
+
+export function createStoreActivities() {
+  return {
+    /**
+     * Writes the stream and the session's opening record (system prompt and
+     * tools) if they are not there yet, marks a replacement run after a
+     * mechanical failure, and returns the class sequence — all the workflow needs.
+     */
+    async prepareSession({ runDir, spec }: SessionRef): Promise<{ classes: number[]; streamHash: string }> {
+      const { stream, classes } = await loadSessionContext(runDir, spec);
+      const path = runLayout.transcript(runDir, spec);
+      const transcript = await readTranscript(path);
+      if (!transcript.start) {
+        const framing = framingOf(spec);
+        await appendRecord(path, {
+          type: 'session',
+          at: now(),
+          sessionKey: sessionKey(spec),
+          spec,
+          streamHash: stream.hash,
+          system: systemPrompt(framing),
+          tools: toolSpecs(spec.rung),
+        });
+      } else if (transcript.start.streamHash !== stream.hash) {
+        throw new Error(`${path}: recorded with stream ${transcript.start.streamHash.slice(0, 12)}, now ${stream.hash.slice(0, 12)}`);
+      }
+      if (transcript.ended && MECHANICAL_FAILURES.includes(transcript.ended)) {
+        await appendRecord(path, { type: 'resume', at: now(), after: transcript.ended });
+      }
+      return { classes, streamHash: stream.hash };
+    },
+
+    /** Scores the session (turns never reached count as truncated), writes summary.json and the end record. */
+    async finishSession({ runDir, spec, decisions, termination }: FinishInput): Promise<SessionOutcome> {
+      const { stream, classes, setting } = await loadSessionContext(runDir, spec);
+      const complete = withTruncatedTail(classes, setting, decisions);
+      const metrics = sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions: complete });
+      const path = runLayout.transcript(runDir, spec);
+      const transcript = await readTranscript(path);
+      const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
+      const mechanicalFailure = MECHANICAL_FAILURES.includes(termination);
+      const summary: SessionSummary = {
+        sessionKey: sessionKey(spec),
+        spec,
+        streamHash: stream.hash,
+        termination,
+        mechanicalFailure,
+        decisions: complete,
+        metrics,
+        responseModels: [...new Set(attempts.flatMap((a) => (a.responseModel ? [a.responseModel] : [])))],
+        usage: usageTotals(attempts),
+        attempts: {
+          total: attempts.length,
+          transportErrors: attempts.filter((a) => a.outcome === 'transport-error').length,
+          permanentErrors: attempts.filter((a) => a.outcome === 'permanent-error').length,
+          retriedTurns: new Set(attempts.filter((a) => a.outcome !== 'ok').map((a) => a.t)).size,
+        },
+        finishedAt: now(),
+      };
+      await writeJsonAtomic(runLayout.summary(runDir, spec), summary);
+      if (transcript.ended !== termination) await appendRecord(path, { type: 'end', at: summary.finishedAt, termination });
+      return {
+        sessionKey: summary.sessionKey,
+        termination,
+        mechanicalFailure,
+        utility: metrics.utility,
+        optimum: metrics.optimum,
+        commitments: metrics.commitments,
+        unresolved: metrics.unresolved,
+      };
+    },
+
+    /** Indices (in expandSweep order) of sessions without a summary, or whose summary is a mechanical failure. */
+    async unfinishedSessions({ runDir, config }: { runDir: string; config: SweepConfig }): Promise<number[]> {
+      const specs = expandSweep(config);
+      const summaries = await Promise.all(specs.map((spec) => readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec))));
+      return specs.flatMap((_, index) => {
+        const summary = summaries[index];
+        return !summary || summary.mechanicalFailure ? [index] : [];
+      });
+    },
+  };
+}
+
+export type StoreActivities = ReturnType<typeof createStoreActivities>;

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { PANEL_SEEDS } from '../../core/stream/stream-config.js';
+import { MAX_SEED } from '../../core/random/rng.js';
+import { isUrnRung, RUNGS, type Rung } from '../../core/rungs/rung.js';
+import { RESKINS, type Reskin } from '../../core/rungs/vocabulary.js';
+import { InputError } from '../../core/errors.js';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { slug } from '../../core/sweep/slug.js';
+import { integerIn, numberIn, oneOf, seedList } from '../options.js';
+import { executeSweep } from './execute-sweep.js';
+import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
+
+interface RunFlags extends ExecutionFlags {
+  model: string;
+  rung: Rung;
+  seeds: number[];
+  budget: number;
+  charge: number;
+  reskin?: Reskin;
+  announceN?: boolean;
+  tokenCap: number;
+  window: number;
+  magnitude: number;
+}
+
+const panel = Array.from({ length: PANEL_SEEDS.last - PANEL_SEEDS.first + 1 }, (_, i) => PANEL_SEEDS.first + i);
+
+export function registerRun(program: Command): void {
+  addExecutionOptions(
+    program
+      .command('run')
+      .description('run one model at one rung on a seed panel, each seed a durable Temporal session')
+      .requiredOption('--model <provider/model>', 'e.g. policy/commit-at-2 (reference policies: eager, commit-at-<k>, bayes)')
+      .requiredOption('--rung <rung>', `framing rung: ${RUNGS.join(', ')}`, oneOf(RUNGS))
+      .option('--seeds <list>', 'seeds, e.g. 2000-2023', seedList(0, MAX_SEED), panel)
+      .option('--budget <B>', 'budget B', integerIn(1, 255), 3)
+      .option('--charge <K>', 'visible one-time charge per commitment (economic variant)', numberIn(0, 1_000_000), 0)
+      .option('--reskin <name>', `urn vocabulary for R0 and the probe: ${RESKINS.join(', ')}`, oneOf(RESKINS))
+      .option('--announce-n', 'disclose the number of classes N')
+      .option('--token-cap <n>', 'session token cap', integerIn(1, 1e9), 300_000)
+      .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
+      .option('--magnitude <M>', 'instance magnitude', integerIn(10, 10_000), 100),
+  ).action(async (flags: RunFlags) => {
+    if (flags.reskin && !isUrnRung(flags.rung)) throw new InputError('--reskin: applies only to R0 and probe');
+    const reskin = flags.reskin ?? 'ball';
+    const disclosure = flags.announceN ? 'n-announced' : 'n-hidden';
+    const name = [slug(flags.model.replaceAll('/', '_')), flags.rung, ...(isUrnRung(flags.rung) ? [reskin] : []), `B${flags.budget}`, `K${flags.charge}`, disclosure].join('_');
+    const config = parseSweepConfig({
+      name: flags.out ? slug(flags.out.split('/').filter(Boolean).at(-1) ?? name) : name,
+      models: [flags.model],
+      rungs: [flags.rung],
+      seeds: flags.seeds,
+      budgets: [flags.budget],
+      charges: [flags.charge],
+      reskins: [reskin],
+      announceN: [Boolean(flags.announceN)],
+      stream: { magnitude: flags.magnitude },
+      tokenCap: flags.tokenCap,
+      window: flags.window,
+    });
+    await executeSweep(config, flags);
+  });
+}

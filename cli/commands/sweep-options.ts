@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { integerIn } from '../options.js';
+
+/** How a run or sweep reaches Temporal and reports, shared by `run` and `sweep`. */
+export interface ExecutionFlags {
+  temporalPort: number;
+  worker: boolean;
+  json?: boolean;
+  out?: string;
+}
+
+export function addExecutionOptions(command: Command): Command {
+  return command
+    .option('--out <dir>', 'run directory (default: runs/<name>)')
+    .option('--temporal-port <port>', 'gRPC port of the embedded Temporal dev server; its Web UI is on port + 1000', integerIn(1024, 64_535), 7233)
+    .option('--no-worker', 'with TEMPORAL_ADDRESS: start no workers here, rely on `allocbench worker` elsewhere')
+    .option('--json', 'print one JSON object');
+}

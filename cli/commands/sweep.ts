@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { InputError } from '../../core/errors.js';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { executeSweep } from './execute-sweep.js';
+import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
+
+async function readSweepFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new InputError(`${path}: cannot read the sweep file`);
+  }
+  try {
+    return parseYaml(text); // YAML is a superset of JSON
+  } catch (error) {
+    throw new InputError(`${path}: not valid YAML or JSON (${(error as Error).message.split('\n')[0]})`);
+  }
+}
+
+export function registerSweep(program: Command): void {
+  addExecutionOptions(
+    program
+      .command('sweep')
+      .description('run (or resume) a sweep described by a YAML or JSON file')
+      .argument('<file>', 'sweep file: name, models, rungs, seeds, budgets, charges, reskins, announceN, ...'),
+  ).action(async (file: string, flags: ExecutionFlags) => {
+    const config = parseSweepConfig(await readSweepFile(file), file);
+    await executeSweep(config, flags);
+  });
+}

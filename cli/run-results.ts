@@ -1,0 +1,86 @@
+import { poolMetrics, type PooledMetrics } from '../core/metrics/pooled-metrics.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
+import { expandSweep } from '../core/sweep/sweep-config.js';
+import { readJsonIfExists } from '../activities/run-store/json-files.js';
+import { readManifest } from '../activities/run-store/manifest.js';
+import { runLayout } from '../activities/run-store/run-layout.js';
+import type { SessionSummary } from '../activities/run-store/session-summary.js';
+
+/** Paper B.6: a rung with more than 10% unresolved decisions is invalid. */
+export const UNRESOLVED_LIMIT = 0.1;
+
+/** One cell of a sweep: every seed of one (model, rung, reskin, N disclosure, B, K). */
+export interface CellResult {
+  readonly model: string;
+  readonly rung: string;
+  readonly reskin: string | null;
+  readonly announceN: boolean;
+  readonly budget: number;
+  readonly charge: number;
+  readonly sessions: number;
+  readonly finished: number;
+  readonly mechanicalFailures: number;
+  /** Pooled over the finished sessions that did not fail mechanically; null when there are none. */
+  readonly pooled: PooledMetrics | null;
+  readonly unresolved: number;
+  readonly invalid: boolean;
+}
+
+export interface RunResults {
+  readonly runDir: string;
+  readonly name: string;
+  readonly total: number;
+  readonly finished: number;
+  readonly mechanicalFailures: number;
+  /** Pooled over every finished session that did not fail mechanically. */
+  readonly overall: PooledMetrics | null;
+  /** Sums over the same sessions. */
+  readonly totals: { readonly utility: number; readonly optimum: number; readonly commitments: number; readonly unresolved: number };
+  readonly cells: readonly CellResult[];
+}
+
+const cellKey = (s: SessionSpec) => JSON.stringify([s.model, s.rung, s.reskin, s.announceN, s.budget, s.charge]);
+
+/** Reads a run directory's summaries and pools them per cell. Never talks to Temporal. */
+export async function readRunResults(runDir: string): Promise<RunResults> {
+  const manifest = await readManifest(runDir);
+  const specs = expandSweep(manifest.config);
+  const summaries = await Promise.all(specs.map((spec) => readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec))));
+  const cells = new Map<string, { spec: SessionSpec; summaries: (SessionSummary | undefined)[] }>();
+  specs.forEach((spec, index) => {
+    const cell = cells.get(cellKey(spec)) ?? { spec, summaries: [] };
+    cell.summaries.push(summaries[index]);
+    cells.set(cellKey(spec), cell);
+  });
+  const results = [...cells.values()].map(({ spec, summaries: cellSummaries }): CellResult => {
+    const finished = cellSummaries.filter((s): s is SessionSummary => s !== undefined);
+    const valid = finished.filter((s) => !s.mechanicalFailure);
+    const pooled = valid.length > 0 ? poolMetrics(valid.map((s) => s.metrics)) : null;
+    return {
+      model: spec.model,
+      rung: spec.rung,
+      reskin: spec.reskin,
+      announceN: spec.announceN,
+      budget: spec.budget,
+      charge: spec.charge,
+      sessions: cellSummaries.length,
+      finished: finished.length,
+      mechanicalFailures: finished.length - valid.length,
+      pooled,
+      unresolved: valid.reduce((sum, s) => sum + s.metrics.unresolved, 0),
+      invalid: (pooled?.unresolvedRate ?? 0) > UNRESOLVED_LIMIT,
+    };
+  });
+  const valid = summaries.filter((s): s is SessionSummary => s !== undefined && !s.mechanicalFailure).map((s) => s.metrics);
+  const sum = (pick: (m: (typeof valid)[number]) => number) => valid.reduce((total, m) => total + pick(m), 0);
+  return {
+    runDir,
+    name: manifest.name,
+    total: specs.length,
+    overall: valid.length > 0 ? poolMetrics(valid) : null,
+    totals: { utility: sum((m) => m.utility), optimum: sum((m) => m.optimum), commitments: sum((m) => m.commitments), unresolved: sum((m) => m.unresolved) },
+    finished: results.reduce((sum, c) => sum + c.finished, 0),
+    mechanicalFailures: results.reduce((sum, c) => sum + c.mechanicalFailures, 0),
+    cells: results,
+  };
+}

@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
+import { InputError } from '../core/errors.js';
+import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
+import { createProvider } from '../activities/providers/registry.js';
+import { claimRunDirectory } from '../activities/run-store/manifest.js';
+import { runLayout } from '../activities/run-store/run-layout.js';
+import { startDevServer, type DevServer } from '../infra/dev-server.js';
+import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
+import { ensureSearchAttributes } from '../infra/search-attributes-setup.js';
+import { connectClient, connectWorker, targetFromEnv, type TemporalTarget } from '../infra/temporal-target.js';
+import { createWorkers, runWorkers } from '../workers/create-workers.js';
+import { providerOf, SESSIONS_TASK_QUEUE } from '../workers/task-queues.js';
+import { SWEEP_ID } from '../workflows/search-attributes.js';
+import { sweepWorkflow, type SweepProgress } from '../workflows/sweep-workflow.js';
+import { withProgressBar } from './sweep-progress.js';
+
+export interface SweepRunOptions {
+  /** Absolute: activities on other machines must resolve the same path (shared storage). */
+  readonly runDir: string;
+  /** gRPC port of the embedded dev server (its Web UI is on port + 1000). */
+  readonly temporalPort: number;
+  /** Run workers in this process (always, with the embedded server). */
+  readonly inProcessWorkers: boolean;
+  readonly progressBar: boolean;
+  /** Told where the run lives and, for the embedded server, where its Web UI is. */
+  readonly say: (line: string) => void;
+}
+
+export const sweepWorkflowId = (name: string) => `sweep/${name}`;
+
+/** Limits from the sweep config for every provider it uses (concurrency 8 unless configured). */
+function providerLimits(config: SweepConfig) {
+  return [...new Set(config.models.map(providerOf))].map((provider) => ({
+    provider,
+    concurrency: config.limits[provider]?.concurrency ?? 8,
+    ...(config.limits[provider]?.perSecond !== undefined && { perSecond: config.limits[provider]?.perSecond }),
+  }));
+}
+
+/**
+ * Runs (or resumes) a sweep to completion: validates it, claims the run
+ * directory, brings up Temporal (the embedded dev server unless TEMPORAL_ADDRESS
+ * is set) and workers, starts the sweep workflow — or attaches to it if it is
+ * already running — and waits for it.
+ */
+export async function runSweep(config: SweepConfig, options: SweepRunOptions): Promise<SweepProgress> {
+  for (const model of config.models) {
+    createProvider(model);
+    const limitation = config.announceN.map((announceN) => policyAgentLimitation(model, announceN)).find(Boolean);
+    if (limitation) throw new InputError(limitation);
+  }
+  const remote = targetFromEnv();
+  if (!remote && !options.inProcessWorkers) throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
+  await claimRunDirectory(options.runDir, config);
+  installQuietRuntime();
+  let server: DevServer | undefined;
+  let connection: Connection | undefined;
+  let workerConnection: NativeConnection | undefined;
+  try {
+    if (!remote) {
+      server = await startDevServer({ dbFile: join(runLayout.temporal(options.runDir), 'dev.sqlite'), port: options.temporalPort });
+      options.say(`Temporal Web UI: ${server.uiUrl} (embedded dev server, state in ${runLayout.temporal(options.runDir)})`);
+    }
+    const target: TemporalTarget = remote ?? { address: server?.address as string, namespace: 'default' };
+    connection = await connectClient(target);
+    if (remote) await ensureSearchAttributes(connection, target.namespace);
+    workerConnection = options.inProcessWorkers ? await connectWorker(target) : undefined;
+    const workers = workerConnection
+      ? await createWorkers({ connection: workerConnection, namespace: target.namespace, sessions: true, providers: providerLimits(config) })
+      : [];
+    const client = new Client({ connection, namespace: target.namespace });
+    const handle = await client.workflow.start(sweepWorkflow, {
+      workflowId: sweepWorkflowId(config.name),
+      taskQueue: SESSIONS_TASK_QUEUE,
+      args: [{ runDir: options.runDir, sweepId: config.name, config }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      typedSearchAttributes: [{ key: SWEEP_ID, value: config.name }],
+    });
+    const result = withProgressBar(handle, handle.result(), options.progressBar);
+    await runWorkers(workers, result);
+    return await result;
+  } finally {
+    await workerConnection?.close();
+    await connection?.close();
+    await shutdownRuntime();
+    await server?.stop();
+  }
+}

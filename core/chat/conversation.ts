@@ -1,0 +1,24 @@
+import type { ChatMessage, ModelReply } from './messages.js';
+
+/** One completed decision turn as the conversation remembers it. */
+export interface Exchange {
+  readonly user: string;
+  readonly reply: ModelReply;
+  readonly toolResults: readonly { readonly toolCallId: string; readonly content: string }[];
+}
+
+/**
+ * The messages of the next request: every completed exchange, append-only, then
+ * the new user message. Each turn's request extends the previous one, so a
+ * provider's prompt cache can reuse it.
+ */
+export function conversation(exchanges: readonly Exchange[], nextUser: string): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const exchange of exchanges) {
+    messages.push({ role: 'user', content: exchange.user });
+    messages.push({ role: 'assistant', content: exchange.reply.text, toolCalls: exchange.reply.toolCalls });
+    for (const result of exchange.toolResults) messages.push({ role: 'tool', ...result });
+  }
+  messages.push({ role: 'user', content: nextUser });
+  return messages;
+}

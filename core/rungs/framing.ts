@@ -1,0 +1,19 @@
+import type { Reskin } from './vocabulary.js';
+import type { Rung } from './rung.js';
+
+/** Everything that shapes what the model is told, apart from the stream itself. */
+export interface Framing {
+  readonly rung: Rung;
+  /** T. */
+  readonly horizon: number;
+  /** B. */
+  readonly budget: number;
+  /** K, the visible one-time charge per commitment (0: no economic sentence). */
+  readonly charge: number;
+  /** N, the number of classes. */
+  readonly classCount: number;
+  /** Whether the prompt discloses N. */
+  readonly announceN: boolean;
+  /** Urn vocabulary (R0 and the probe). */
+  readonly reskin: Reskin;
+}

@@ -1,0 +1,16 @@
+/**
+ * The framing rungs (paper §3.3) and the keep/pass tool-call probe (F.4).
+ * R0: abstract urn, free-text KEEP/PASS. probe: the urn with zero-argument
+ * keep/pass tools. R1: numeric problems, zero-argument claim/skip tools.
+ * R2: claims that require a `code` string.
+ */
+export const RUNGS = ['R0', 'R1', 'R2', 'probe'] as const;
+export type Rung = (typeof RUNGS)[number];
+
+/** Maximum output tokens per turn (Appendix B.4); the probe is the urn, like R0. */
+export const MAX_OUTPUT_TOKENS: Readonly<Record<Rung, number>> = { R0: 512, probe: 512, R1: 1500, R2: 2500 };
+
+/** Rungs that show the urn (and so take a reskin) rather than numeric problems. */
+export function isUrnRung(rung: Rung): rung is 'R0' | 'probe' {
+  return rung === 'R0' || rung === 'probe';
+}

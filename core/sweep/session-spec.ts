@@ -1,0 +1,46 @@
+import type { Framing } from '../rungs/framing.js';
+import { isUrnRung, type Rung } from '../rungs/rung.js';
+import type { Reskin } from '../rungs/vocabulary.js';
+import type { StreamConfig } from '../stream/stream-config.js';
+import { FAMILY_NAMES } from '../families/family.js';
+import { slug } from './slug.js';
+
+/** One seed session: (model, rung, seed, B, K, reskin, N disclosure) plus the generator and the token cap. */
+export interface SessionSpec {
+  /** `provider/model`, e.g. `policy/commit-at-2`. */
+  readonly model: string;
+  readonly rung: Rung;
+  readonly seed: number;
+  /** The session's budget B (the generator keeps its own trap window, `stream.budget`). */
+  readonly budget: number;
+  readonly charge: number;
+  /** Urn vocabulary; null at the problem rungs, which have none. */
+  readonly reskin: Reskin | null;
+  readonly announceN: boolean;
+  readonly stream: StreamConfig;
+  /** Session token cap (input + output over every attempt). */
+  readonly tokenCap: number;
+}
+
+/** Human-readable identity of a session, unique within a sweep. */
+export function sessionKey(spec: SessionSpec): string {
+  const disclosure = spec.announceN ? 'n-announced' : 'n-hidden';
+  return [spec.model, spec.rung, ...(spec.reskin ? [spec.reskin] : []), `B${spec.budget}-K${spec.charge}`, disclosure, `seed-${spec.seed}`].join('/');
+}
+
+/** The session's folder under `sessions/` in the run directory. */
+export function sessionDirName(spec: SessionSpec): string {
+  return slug(sessionKey(spec).replaceAll('/', '__'));
+}
+
+export function framingOf(spec: SessionSpec): Framing {
+  return {
+    rung: spec.rung,
+    horizon: spec.stream.length,
+    budget: spec.budget,
+    charge: spec.charge,
+    classCount: FAMILY_NAMES.length,
+    announceN: spec.announceN,
+    reskin: isUrnRung(spec.rung) ? (spec.reskin ?? 'ball') : 'ball',
+  };
+}

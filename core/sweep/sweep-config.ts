@@ -1,0 +1,84 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { z } from 'zod';
+import { MAX_SEED } from '../random/rng.js';
+import { isUrnRung, RUNGS } from '../rungs/rung.js';
+import { RESKINS, type Reskin } from '../rungs/vocabulary.js';
+import { streamConfigSchema } from '../stream/stream-config.js';
+import { parseOrThrow } from '../validation.js';
+import type { SessionSpec } from './session-spec.js';
+
+/** Seeds as a list of integers or a string such as "2000-2023" or "2000,2005-2007". */
+const seeds = z.union([
+  z.array(z.number().int().min(0).max(MAX_SEED)).min(1),
+  z
+    .string()
+    .regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/, 'expected seeds such as "2000-2023" or "2000,2005"')
+    .transform((text) =>
+      text.split(',').flatMap((part) => {
+        const [first, last = first] = part.split('-').map((n) => Number(n.trim())) as [number, number?];
+        return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+      }),
+    )
+    .pipe(z.array(z.number().int().min(0).max(MAX_SEED)).min(1, 'the seed range is empty')),
+]);
+
+const providerLimits = z.strictObject({
+  concurrency: z.number().int().min(1).max(10_000).default(8).describe('activities one worker runs at once for this provider'),
+  perSecond: z.number().positive().optional().describe('calls per second across all workers of this provider (server-enforced)'),
+});
+
+/**
+ * A sweep: the cross product of models, rungs, reskins (urn rungs only), N
+ * disclosure, budgets, charges and seeds, one durable session each. `window`,
+ * `limits` and `heartbeatSeconds` shape how it runs, not what it measures.
+ */
+export const sweepConfigSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, dot, dash and underscore').max(120),
+  models: z.array(z.string().min(1)).min(1),
+  rungs: z.array(z.enum(RUNGS)).min(1),
+  seeds: seeds.default([...Array.from({ length: 24 }, (_, i) => 2000 + i)]),
+  budgets: z.array(z.number().int().min(1).max(255)).min(1).default([3]),
+  charges: z.array(z.number().min(0).max(1_000_000)).min(1).default([0]),
+  reskins: z.array(z.enum(RESKINS as [Reskin, ...Reskin[]])).min(1).default(['ball']),
+  announceN: z.array(z.boolean()).min(1).default([false]),
+  stream: streamConfigSchema.default(streamConfigSchema.parse({})),
+  tokenCap: z.number().int().min(1).default(300_000),
+  window: z.number().int().min(1).max(10_000).default(8),
+  limits: z.record(z.string(), providerLimits).default({}),
+  heartbeatSeconds: z.number().min(1).max(3600).default(30),
+});
+
+export type SweepConfig = z.output<typeof sweepConfigSchema>;
+
+export function parseSweepConfig(raw: unknown, subject = 'sweep'): SweepConfig {
+  return parseOrThrow(sweepConfigSchema, raw, subject);
+}
+
+/** Every session of the sweep, in a fixed order. */
+export function expandSweep(config: SweepConfig): SessionSpec[] {
+  const specs: SessionSpec[] = [];
+  for (const model of config.models) {
+    for (const rung of config.rungs) {
+      for (const reskin of isUrnRung(rung) ? config.reskins : [null]) {
+        for (const announceN of config.announceN) {
+          for (const budget of config.budgets) {
+            for (const charge of config.charges) {
+              for (const seed of config.seeds) {
+                specs.push({ model, rung, seed, budget, charge, reskin, announceN, stream: config.stream, tokenCap: config.tokenCap });
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return specs;
+}
+
+/** SHA-256 of what the sweep measures; a sweep may only resume under the same hash. */
+export function experimentHash(config: SweepConfig): string {
+  const { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap } = config;
+  const measured = { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap };
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(measured))));
+}

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { InputError } from '../core/errors.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
+import { portIsFree } from './ports.js';
+import { temporalCliPath } from './temporal-cli.js';
+
+/** The embedded default: the Temporal CLI's dev server, persisted to a SQLite file in the run directory. */
+export interface DevServer {
+  readonly address: string;
+  readonly namespace: string;
+  readonly uiUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  readonly dbFile: string;
+  readonly port: number;
+  /** Defaults to port + 1000, as the Temporal CLI does. */
+  readonly uiPort?: number;
+  /** Server dynamic config, e.g. { 'limit.blobSize.error': 65536 } (tests). */
+  readonly dynamicConfig?: Readonly<Record<string, string | number>>;
+}
+
+const READY_TIMEOUT_MS = 60_000;
+const SEARCH_ATTRIBUTE_TYPES = { KEYWORD: 'Keyword', INT: 'Int' } as const;
+
+function pidFileFor(dbFile: string): string {
+  return `${dbFile}.pid`;
+}
+
+/**
+ * A dev server left running on this SQLite file by a run that was killed
+ * outright holds the file and the port; stop it before starting anew.
+ */
+async function stopOrphan(dbFile: string): Promise<void> {
+  const pidFile = pidFileFor(dbFile);
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const cmdline = `/proc/${pid}/cmdline`;
+  if (Number.isInteger(pid) && existsSync(cmdline) && readFileSync(cmdline, 'utf8').includes(dbFile)) {
+    process.kill(pid, 'SIGTERM');
+    for (let i = 0; i < 100 && existsSync(cmdline); i++) await sleep(100);
+    if (existsSync(cmdline)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(pidFile, { force: true });
+}
+
+async function waitUntilReady(address: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the Temporal dev server exited with code ${child.exitCode}: ${stderr().trim().split('\n').at(-1) ?? ''}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      return;
+    } catch {
+      await sleep(200);
+    }
+  }
+  throw new Error(`the Temporal dev server did not answer on ${address} within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const binary = temporalCliPath();
+  if (!existsSync(binary)) throw new InputError(`the Temporal CLI is not installed at ${binary}; run npm ci`);
+  const uiPort = options.uiPort ?? options.port + 1000;
+  await stopOrphan(options.dbFile);
+  for (const port of [options.port, uiPort]) {
+    if (!(await portIsFree(port))) {
+      throw new InputError(`port ${port} is already taken; pick other ports with --temporal-port, or set TEMPORAL_ADDRESS to use a running server`);
+    }
+  }
+  mkdirSync(dirname(options.dbFile), { recursive: true });
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(options.port),
+    '--ui-port', String(uiPort),
+    '--db-filename', options.dbFile,
+    '--log-level', 'error',
+    ...SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${SEARCH_ATTRIBUTE_TYPES[key.type as keyof typeof SEARCH_ATTRIBUTE_TYPES]}`]),
+    ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
+  ];
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const pidFile = pidFileFor(options.dbFile);
+  writeFileSync(pidFile, String(child.pid));
+  const address = `127.0.0.1:${options.port}`;
+  try {
+    await waitUntilReady(address, child, () => stderr);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    address,
+    namespace: 'default',
+    uiUrl: `http://127.0.0.1:${uiPort}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const forceKill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(forceKill);
+      }
+      rmSync(pidFile, { force: true });
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogEntry } from '@temporalio/worker';
+
+let installed = false;
+
+/** Provider-queue workers have no workflows by design; the SDK warns about it on every start. */
+const EXPECTED = ['No workflows registered, not polling for workflow tasks'];
+
+function print(entry: LogEntry): void {
+  if (EXPECTED.some((message) => entry.message.startsWith(message))) return;
+  const meta = entry.meta ? ` ${JSON.stringify(entry.meta)}` : '';
+  process.stderr.write(`[temporal ${entry.level}] ${entry.message}${meta}\n`);
+}
+
+/**
+ * Quiets the Temporal SDK: warnings and errors only, from both the TS side and
+ * the native core, so the CLI's own output stays readable. Signals are left to
+ * the CLI. Call before any worker or native connection is created.
+ */
+export function installQuietRuntime(): void {
+  if (installed) return;
+  installed = true;
+  Runtime.install({
+    logger: new DefaultLogger('WARN', print),
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+    shutdownSignals: [],
+  });
+}
+
+/** Shuts the native runtime down; until then it keeps the process alive. */
+export async function shutdownRuntime(): Promise<void> {
+  if (!installed) return;
+  installed = false;
+  await Runtime.instance().shutdown();
+}

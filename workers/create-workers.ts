@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createModelActivities } from '../activities/model-activities.js';
+import { ProviderRegistry } from '../activities/providers/registry.js';
+import { createStoreActivities } from '../activities/store-activities.js';
+import { providerTaskQueue, SESSIONS_TASK_QUEUE } from './task-queues.js';
+
+/** Limits for one provider's model calls. */
+export interface ProviderLimit {
+  readonly provider: string;
+  /** Model calls this worker runs at once. */
+  readonly concurrency: number;
+  /** Calls per second across every worker of the queue, enforced by the server. */
+  readonly perSecond?: number;
+}
+
+export interface WorkerSetup {
+  readonly connection: NativeConnection;
+  readonly namespace: string;
+  /** Host the sessions queue: the workflows and the run-store activities. */
+  readonly sessions: boolean;
+  /** Provider queues to serve. */
+  readonly providers: readonly ProviderLimit[];
+}
+
+/** The workflow entry point: compiled JS under dist/, TypeScript when run from source (tests). */
+export function workflowsPath(): string {
+  const compiled = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
+  return existsSync(compiled) ? compiled : compiled.replace(/\.js$/, '.ts');
+}
+
+export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
+  const { connection, namespace } = setup;
+  const providers = new ProviderRegistry();
+  const workers: Promise<Worker>[] = [];
+  if (setup.sessions) {
+    workers.push(
+      Worker.create({
+        connection,
+        namespace,
+        taskQueue: SESSIONS_TASK_QUEUE,
+        workflowsPath: workflowsPath(),
+        activities: createStoreActivities(),
+      }),
+    );
+  }
+  for (const limit of setup.providers) {
+    workers.push(
+      Worker.create({
+        connection,
+        namespace,
+        taskQueue: providerTaskQueue(limit.provider),
+        activities: createModelActivities(providers),
+        maxConcurrentActivityTaskExecutions: limit.concurrency,
+        ...(limit.perSecond !== undefined && { maxTaskQueueActivitiesPerSecond: limit.perSecond }),
+      }),
+    );
+  }
+  return Promise.all(workers);
+}
+
+/** Runs the workers until `until` settles (or forever), then shuts them down cleanly. */
+export async function runWorkers(workers: readonly Worker[], until?: Promise<unknown>): Promise<void> {
+  const running = Promise.all(workers.map((worker) => worker.run()));
+  if (!until) return void (await running);
+  try {
+    await until;
+  } finally {
+    for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+  }
+}

@@ -1,0 +1,54 @@
+import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { FAMILY_NAMES } from '../core/families/family.js';
+import { nextDecisionPoint } from '../core/session/replay.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
+import type { ModelActivities } from '../activities/model-activities.js';
+import type { StoreActivities } from '../activities/store-activities.js';
+import type { SessionOutcome } from '../activities/run-store/session-summary.js';
+import type { Termination } from '../activities/run-store/transcript.js';
+import { providerOf, providerTaskQueue } from '../workers/task-queues.js';
+
+export interface SessionInput {
+  readonly runDir: string;
+  readonly spec: SessionSpec;
+  /** A dead worker's turn is retried after this long without a heartbeat. */
+  readonly heartbeatSeconds: number;
+  /** Carried over a continue-as-new. */
+  readonly classes?: readonly number[];
+  readonly decisions?: readonly DecisionRecord[];
+}
+
+/**
+ * One seed session. The workflow holds only the class sequence and the
+ * decisions; prompts, replies and attempts live in the run store (claim check).
+ * It walks the session rules from the pure core and asks the model activity
+ * for each decision turn, stopping early when a turn reports a cap or a
+ * mechanical failure.
+ */
+export async function sessionWorkflow(input: SessionInput): Promise<SessionOutcome> {
+  const { runDir, spec } = input;
+  const store = proxyActivities<StoreActivities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 10 } });
+  const model = proxyActivities<ModelActivities>({
+    taskQueue: providerTaskQueue(providerOf(spec.model)),
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: `${input.heartbeatSeconds}s`,
+    // The activity enforces the paper's attempt budget from its own records and sets each
+    // delay; this policy only has to keep retrying across dead workers.
+    retry: { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 },
+  });
+  const classes = input.classes ?? (await store.prepareSession({ runDir, spec })).classes;
+  const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
+  const decisions = [...(input.decisions ?? [])];
+  let termination: Termination = 'stream-end';
+  for (let point = nextDecisionPoint(classes, setting, decisions); point; point = nextDecisionPoint(classes, setting, decisions)) {
+    const result = await model.takeTurn({ runDir, spec, t: point.t });
+    if (result.kind === 'stopped') {
+      termination = result.reason;
+      break;
+    }
+    decisions.push(result.decision);
+    if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof sessionWorkflow>({ ...input, classes, decisions });
+  }
+  return store.finishSession({ runDir, spec, decisions, termination });
+}
