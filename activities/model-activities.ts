@@ -8,6 +8,7 @@ import { toolSpecs } from '../core/rungs/tools.js';
 import { turnMessage } from '../core/rungs/turn-message.js';
 import { nextDecisionPoint } from '../core/session/replay.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
+import type { Action } from '../core/session/session-state.js';
 import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { GenerateResponse } from './providers/provider.js';
 import type { ProviderRegistry } from './providers/registry.js';
@@ -26,8 +27,9 @@ export interface TurnInput {
   readonly t: number;
 }
 
+/** Compact on purpose: the reply, the prompt and the attempts stay in the run store. */
 export type TurnResult =
-  | { readonly kind: 'decided'; readonly decision: DecisionRecord }
+  | { readonly kind: 'decided'; readonly action: Action }
   | { readonly kind: 'stopped'; readonly reason: Termination };
 
 const exchange = (turn: TurnRecord) => ({ user: turn.user, reply: turn.reply, toolResults: turn.toolResults });
@@ -56,7 +58,7 @@ export function createModelActivities(providers: ProviderRegistry) {
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
       const recorded = transcript.turns.find((turn) => turn.t === t);
-      if (recorded) return { kind: 'decided', decision: recorded.decision };
+      if (recorded) return { kind: 'decided', action: recorded.decision.action };
 
       const { stream, classes, setting } = await loadSessionContext(runDir, spec);
       const point = nextDecisionPoint(classes, setting, transcript.turns.map((turn) => turn.decision));
@@ -137,7 +139,7 @@ export function createModelActivities(providers: ProviderRegistry) {
         usage: response.usage,
         responseModel: response.responseModel,
       });
-      return { kind: 'decided', decision };
+      return { kind: 'decided', action: decision.action };
     },
   };
 }

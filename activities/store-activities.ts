@@ -2,7 +2,7 @@ import { sessionMetrics } from '../core/metrics/session-metrics.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolSpecs } from '../core/rungs/tools.js';
 import { withTruncatedTail } from '../core/session/replay.js';
-import type { DecisionRecord } from '../core/session/session-record.js';
+import { encodeClasses } from '../core/session/compact-codes.js';
 import { framingOf, sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
 import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { readJsonIfExists, writeJsonAtomic } from './run-store/json-files.js';
@@ -17,7 +17,6 @@ export interface SessionRef {
 }
 
 export interface FinishInput extends SessionRef {
-  readonly decisions: readonly DecisionRecord[];
   readonly termination: Termination;
 }
 
@@ -39,7 +38,7 @@ export function createStoreActivities() {
      * tools) if they are not there yet, marks a replacement run after a
      * mechanical failure, and returns the class sequence — all the workflow needs.
      */
-    async prepareSession({ runDir, spec }: SessionRef): Promise<{ classes: number[]; streamHash: string }> {
+    async prepareSession({ runDir, spec }: SessionRef): Promise<{ classes: string; streamHash: string }> {
       const { stream, classes } = await loadSessionContext(runDir, spec);
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
@@ -60,16 +59,19 @@ export function createStoreActivities() {
       if (transcript.ended && MECHANICAL_FAILURES.includes(transcript.ended)) {
         await appendRecord(path, { type: 'resume', at: now(), after: transcript.ended });
       }
-      return { classes, streamHash: stream.hash };
+      return { classes: encodeClasses(classes), streamHash: stream.hash };
     },
 
-    /** Scores the session (turns never reached count as truncated), writes summary.json and the end record. */
-    async finishSession({ runDir, spec, decisions, termination }: FinishInput): Promise<SessionOutcome> {
+    /**
+     * Scores the session from the decisions its transcript records (turns never
+     * reached count as truncated), writes summary.json and the end record.
+     */
+    async finishSession({ runDir, spec, termination }: FinishInput): Promise<SessionOutcome> {
       const { stream, classes, setting } = await loadSessionContext(runDir, spec);
-      const complete = withTruncatedTail(classes, setting, decisions);
-      const metrics = sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions: complete });
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
+      const complete = withTruncatedTail(classes, setting, transcript.turns.map((turn) => turn.decision));
+      const metrics = sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions: complete });
       const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
       const mechanicalFailure = MECHANICAL_FAILURES.includes(termination);
       const summary: SessionSummary = {

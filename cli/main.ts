@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
+import { registerAudit } from './commands/audit.js';
 import { registerPanel } from './commands/panel.js';
 import { registerRun } from './commands/run.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerSolve } from './commands/solve.js';
+import { registerStatus } from './commands/status.js';
 import { registerStream } from './commands/stream.js';
 import { registerSweep } from './commands/sweep.js';
+import { registerWorker } from './commands/worker.js';
 
 /** Usage errors (bad flags, bad input) exit 2; anything else that fails exits 1. */
 const USAGE_ERROR = 2;
@@ -20,6 +23,9 @@ registerSimulate(program);
 registerPanel(program);
 registerRun(program);
 registerSweep(program);
+registerStatus(program);
+registerAudit(program);
+registerWorker(program);
 
 try {
   await program.parseAsync(process.argv);

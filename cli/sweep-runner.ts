@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.js';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
-import { claimRunDirectory } from '../activities/run-store/manifest.js';
+import { checkRunDirectory, claimRunDirectory } from '../activities/run-store/manifest.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
 import { startDevServer, type DevServer } from '../infra/dev-server.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
@@ -54,7 +54,7 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
   }
   const remote = targetFromEnv();
   if (!remote && !options.inProcessWorkers) throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
-  await claimRunDirectory(options.runDir, config);
+  await checkRunDirectory(options.runDir, config);
   installQuietRuntime();
   let server: DevServer | undefined;
   let connection: Connection | undefined;
@@ -67,6 +67,7 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
     const target: TemporalTarget = remote ?? { address: server?.address as string, namespace: 'default' };
     connection = await connectClient(target);
     if (remote) await ensureSearchAttributes(connection, target.namespace);
+    await claimRunDirectory(options.runDir, config);
     workerConnection = options.inProcessWorkers ? await connectWorker(target) : undefined;
     const workers = workerConnection
       ? await createWorkers({ connection: workerConnection, namespace: target.namespace, sessions: true, providers: providerLimits(config) })

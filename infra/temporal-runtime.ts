@@ -2,11 +2,19 @@ import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogEntry } from
 
 let installed = false;
 
-/** Provider-queue workers have no workflows by design; the SDK warns about it on every start. */
-const EXPECTED = ['No workflows registered, not polling for workflow tasks'];
+/**
+ * Warnings that are expected here: provider-queue workers have no workflows by
+ * design, and a transport error is retried by the rerun rules and audited in
+ * the transcript (`allocbench audit`).
+ */
+function expected(entry: LogEntry): boolean {
+  if (entry.message.startsWith('No workflows registered, not polling for workflow tasks')) return true;
+  const error = (entry.meta as { error?: { type?: string } } | undefined)?.error;
+  return entry.message === 'Activity failed' && error?.type === 'TransportError';
+}
 
 function print(entry: LogEntry): void {
-  if (EXPECTED.some((message) => entry.message.startsWith(message))) return;
+  if (expected(entry)) return;
   const meta = entry.meta ? ` ${JSON.stringify(entry.meta)}` : '';
   process.stderr.write(`[temporal ${entry.level}] ${entry.message}${meta}\n`);
 }

@@ -1,7 +1,7 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { FAMILY_NAMES } from '../core/families/family.js';
+import { decodeActions, decodeClasses, encodeActions } from '../core/session/compact-codes.js';
 import { nextDecisionPoint } from '../core/session/replay.js';
-import type { DecisionRecord } from '../core/session/session-record.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { ModelActivities } from '../activities/model-activities.js';
 import type { StoreActivities } from '../activities/store-activities.js';
@@ -14,17 +14,19 @@ export interface SessionInput {
   readonly spec: SessionSpec;
   /** A dead worker's turn is retried after this long without a heartbeat. */
   readonly heartbeatSeconds: number;
-  /** Carried over a continue-as-new. */
-  readonly classes?: readonly number[];
-  readonly decisions?: readonly DecisionRecord[];
+  /** Carried over a continue-as-new: the class sequence, one character per item. */
+  readonly classes?: string;
+  /** Carried over a continue-as-new: the decisions so far, one character each. */
+  readonly actions?: string;
 }
 
 /**
  * One seed session. The workflow holds only the class sequence and the
- * decisions; prompts, replies and attempts live in the run store (claim check).
- * It walks the session rules from the pure core and asks the model activity
- * for each decision turn, stopping early when a turn reports a cap or a
- * mechanical failure.
+ * actions taken, one character each; prompts, replies and attempts live in the
+ * run store (claim check), so history stays small at any stream length. It
+ * walks the session rules from the pure core and asks the model activity for
+ * each decision turn, stopping early when a turn reports a cap or a mechanical
+ * failure.
  */
 export async function sessionWorkflow(input: SessionInput): Promise<SessionOutcome> {
   const { runDir, spec } = input;
@@ -37,18 +39,21 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
     // delay; this policy only has to keep retrying across dead workers.
     retry: { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 },
   });
-  const classes = input.classes ?? (await store.prepareSession({ runDir, spec })).classes;
+  const code = input.classes ?? (await store.prepareSession({ runDir, spec })).classes;
+  const classes = decodeClasses(code);
   const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
-  const decisions = [...(input.decisions ?? [])];
+  const decided = decodeActions(input.actions ?? '').map((action) => ({ action }));
   let termination: Termination = 'stream-end';
-  for (let point = nextDecisionPoint(classes, setting, decisions); point; point = nextDecisionPoint(classes, setting, decisions)) {
+  for (let point = nextDecisionPoint(classes, setting, decided); point; point = nextDecisionPoint(classes, setting, decided)) {
     const result = await model.takeTurn({ runDir, spec, t: point.t });
     if (result.kind === 'stopped') {
       termination = result.reason;
       break;
     }
-    decisions.push(result.decision);
-    if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof sessionWorkflow>({ ...input, classes, decisions });
+    decided.push({ action: result.action });
+    if (workflowInfo().continueAsNewSuggested) {
+      return continueAsNew<typeof sessionWorkflow>({ ...input, classes: code, actions: encodeActions(decided.map((d) => d.action)) });
+    }
   }
-  return store.finishSession({ runDir, spec, decisions, termination });
+  return store.finishSession({ runDir, spec, termination });
 }

@@ -20,30 +20,33 @@ function allocbenchVersion(): string {
 }
 
 /**
- * Writes the manifest for a new run directory, or checks that an existing one
- * describes the same experiment: a changed sweep under the same name is refused,
- * never mixed into earlier results.
+ * Checks that a run directory is new or holds the same experiment: a changed
+ * sweep under the same name is refused, never mixed into earlier results.
+ * Returns the existing manifest, if any.
  */
-export async function claimRunDirectory(runDir: string, config: SweepConfig): Promise<Manifest> {
-  const path = runLayout.manifest(runDir);
+export async function checkRunDirectory(runDir: string, config: SweepConfig): Promise<Manifest | undefined> {
   const hash = experimentHash(config);
-  const existing = await readJsonIfExists<Manifest>(path);
-  if (existing) {
-    if (existing.name !== config.name || existing.experimentHash !== hash) {
-      throw new InputError(
-        `${runDir} already holds sweep '${existing.name}' with different settings (experiment ${existing.experimentHash.slice(0, 12)}, now ${hash.slice(0, 12)}); use another name or output directory`,
-      );
-    }
-    return existing;
+  const existing = await readJsonIfExists<Manifest>(runLayout.manifest(runDir));
+  if (existing && (existing.name !== config.name || existing.experimentHash !== hash)) {
+    throw new InputError(
+      `${runDir} already holds sweep '${existing.name}' with different settings (experiment ${existing.experimentHash.slice(0, 12)}, now ${hash.slice(0, 12)}); use another name or output directory`,
+    );
   }
+  return existing;
+}
+
+/** Writes the manifest of a new run directory (after checkRunDirectory). */
+export async function claimRunDirectory(runDir: string, config: SweepConfig): Promise<Manifest> {
+  const existing = await checkRunDirectory(runDir, config);
+  if (existing) return existing;
   const manifest: Manifest = {
     name: config.name,
-    experimentHash: hash,
+    experimentHash: experimentHash(config),
     config,
     createdAt: new Date().toISOString(),
     versions: { allocbench: allocbenchVersion(), node: process.version, temporalCli: TEMPORAL_CLI_VERSION },
   };
-  await writeJsonAtomic(path, manifest);
+  await writeJsonAtomic(runLayout.manifest(runDir), manifest);
   return manifest;
 }
 

@@ -21,15 +21,21 @@ export interface DecisionPoint {
   readonly previous?: { readonly label: number; readonly action: Action; readonly resolved: boolean };
 }
 
+/** What a decision turn's outcome needs to be replayed; `resolved` only matters for the urn's feedback line. */
+export interface Decided {
+  readonly action: Action;
+  readonly resolved?: boolean;
+}
+
 /**
- * Replays the session rules over `classes` with the decisions recorded so far
- * and returns the next turn that needs a decision, or null when none remains.
- * Recorded decisions must match the replay turn for turn.
+ * Replays the session rules over `classes` with the decisions taken so far
+ * (in decision-turn order) and returns the next turn that needs a decision, or
+ * null when none remains.
  */
 export function nextDecisionPoint(
   classes: ArrayLike<number>,
   setting: SessionSetting,
-  decisions: readonly DecisionRecord[],
+  decided: readonly Decided[],
 ): DecisionPoint | null {
   let state = startSession(setting);
   const history = new ClassHistory();
@@ -47,7 +53,7 @@ export function nextDecisionPoint(
       state = advance(state, classId);
       continue;
     }
-    const decision = decisions[next++];
+    const decision = decided[next++];
     if (!decision) {
       const observation: Observation = {
         turn: t,
@@ -63,15 +69,12 @@ export function nextDecisionPoint(
       };
       return { t, classId, observation, autoCredited, ...(previous && { previous }) };
     }
-    if (decision.t !== t || decision.classId !== classId) {
-      throw new Error(`recorded decision for turn ${decision.t} does not match the decision turn ${t}`);
-    }
     if (decision.action === 'commit') heldLabels.push(label);
-    previous = { label, action: decision.action, resolved: decision.resolved };
+    previous = { label, action: decision.action, resolved: decision.resolved ?? true };
     autoCredited = [];
     state = advance(state, classId, decision.action);
   }
-  if (next !== decisions.length) throw new Error(`${decisions.length - next} recorded decisions fall after the last decision turn`);
+  if (next !== decided.length) throw new Error(`${decided.length - next} decisions fall after the last decision turn`);
   return null;
 }
 

@@ -4,7 +4,11 @@ import { fileURLToPath } from 'node:url';
 const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** Runs the built CLI (npm test builds it first) and returns its exit code and output. */
-export function runCli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [main, ...args], { encoding: 'utf8' });
+export function runCliWith(env: Record<string, string>, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [main, ...args], { encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '', ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function runCli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return runCliWith({}, args);
 }

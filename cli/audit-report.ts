@@ -1,0 +1,84 @@
+import { expandSweep } from '../core/sweep/sweep-config.js';
+import { sessionKey } from '../core/sweep/session-spec.js';
+import { readManifest } from '../activities/run-store/manifest.js';
+import { runLayout } from '../activities/run-store/run-layout.js';
+import { readTranscript, type AttemptRecord, type TurnRecord } from '../activities/run-store/transcript.js';
+
+/** One decision turn that needed more than one attempt, lost an attempt, or ended unresolved. */
+export interface AuditedTurn {
+  readonly session: string;
+  readonly t: number;
+  readonly attempts: readonly {
+    readonly attempt: number;
+    readonly activityAttempt: number;
+    readonly outcome: AttemptRecord['outcome'];
+    readonly at: string;
+    readonly latencyMs: number;
+    readonly error?: string;
+    readonly tokens: number;
+  }[];
+  /** Activity attempts that left no record: a worker died mid-call. */
+  readonly lostAttempts: number;
+  readonly decision: string;
+}
+
+export interface AuditReport {
+  readonly runDir: string;
+  readonly sessions: number;
+  readonly decisionTurns: number;
+  readonly attempts: number;
+  readonly retriedTurns: number;
+  readonly unresolvedTurns: number;
+  readonly lostAttempts: number;
+  readonly turns: readonly AuditedTurn[];
+}
+
+function describeDecision(turn: TurnRecord | undefined): string {
+  if (!turn) return 'no decision recorded';
+  const { action, resolved, failure } = turn.decision;
+  return resolved ? action : `${action} (unresolved: ${failure}${turn.detail ? `, ${turn.detail}` : ''})`;
+}
+
+/** Retries and unresolved decisions per turn, from the transcripts (Temporal's history does not keep attempts). */
+export async function auditRun(runDir: string): Promise<AuditReport> {
+  const manifest = await readManifest(runDir);
+  const turns: AuditedTurn[] = [];
+  let [sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, lostAttempts] = [0, 0, 0, 0, 0, 0];
+  for (const spec of expandSweep(manifest.config)) {
+    const transcript = await readTranscript(runLayout.transcript(runDir, spec));
+    if (!transcript.start) continue;
+    sessions++;
+    const byTurn = new Map<number, AttemptRecord[]>();
+    for (const record of transcript.records) {
+      if (record.type === 'attempt') byTurn.set(record.t, [...(byTurn.get(record.t) ?? []), record]);
+    }
+    for (const [t, records] of byTurn) {
+      const turn = transcript.turns.find((candidate) => candidate.t === t);
+      decisionTurns++;
+      attempts += records.length;
+      const lost = Math.max(0, Math.max(...records.map((r) => r.activityAttempt)) - records.length);
+      lostAttempts += lost;
+      const retried = records.length > 1 || records.some((r) => r.outcome !== 'ok');
+      const unresolved = turn !== undefined && !turn.decision.resolved;
+      if (retried) retriedTurns++;
+      if (unresolved) unresolvedTurns++;
+      if (!retried && !unresolved && lost === 0) continue;
+      turns.push({
+        session: sessionKey(spec),
+        t,
+        attempts: records.map((r) => ({
+          attempt: r.attempt,
+          activityAttempt: r.activityAttempt,
+          outcome: r.outcome,
+          at: r.at,
+          latencyMs: r.latencyMs,
+          ...(r.error && { error: r.error }),
+          tokens: r.usage.inputTokens + r.usage.outputTokens,
+        })),
+        lostAttempts: lost,
+        decision: describeDecision(turn),
+      });
+    }
+  }
+  return { runDir, sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, lostAttempts, turns };
+}

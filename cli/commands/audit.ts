@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { auditRun } from '../audit-report.js';
+import { printJson, table } from '../format.js';
+
+function secondsBetween(from: string, to: string): string {
+  return `+${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)}s`;
+}
+
+export function registerAudit(program: Command): void {
+  program
+    .command('audit')
+    .description('retries and unresolved decisions per turn of a run (from its transcripts)')
+    .argument('<run>', 'run directory')
+    .option('--json', 'print one JSON object')
+    .action(async (run: string, flags: { json?: boolean }) => {
+      const report = await auditRun(resolve(run));
+      if (flags.json) return printJson(report);
+      const rows = report.turns.map((turn) => [
+        turn.session,
+        String(turn.t),
+        turn.attempts
+          .map((a, i) => `${a.attempt}:${a.outcome}${i > 0 ? ` ${secondsBetween(turn.attempts[i - 1]?.at as string, a.at)}` : ''}`)
+          .join(', ') + (turn.lostAttempts > 0 ? ` (+${turn.lostAttempts} lost)` : ''),
+        turn.decision,
+      ]);
+      const lines = [
+        `${report.runDir}: ${report.sessions} sessions, ${report.decisionTurns} decision turns, ${report.attempts} attempts`,
+        `${report.retriedTurns} turns retried, ${report.unresolvedTurns} unresolved, ${report.lostAttempts} attempts lost to dead workers`,
+        ...(rows.length > 0 ? ['', table(['session', 't', 'attempts (outcome, time since previous)', 'decision'], rows, [0, 2, 3])] : []),
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

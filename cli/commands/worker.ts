@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { InputError } from '../../core/errors.js';
+import { PROVIDER_NAMES } from '../../activities/providers/registry.js';
+import { installQuietRuntime, shutdownRuntime } from '../../infra/temporal-runtime.js';
+import { connectWorker, targetFromEnv } from '../../infra/temporal-target.js';
+import { createWorkers, runWorkers } from '../../workers/create-workers.js';
+import { integerIn, numberIn } from '../options.js';
+
+interface WorkerFlags {
+  providers: string;
+  sessions: boolean;
+  concurrency: number;
+  perSecond?: number;
+}
+
+export function registerWorker(program: Command): void {
+  program
+    .command('worker')
+    .description('serve sessions and model calls for a Temporal cluster (TEMPORAL_ADDRESS) until interrupted')
+    .option('--providers <list>', `provider queues to serve, comma-separated (${PROVIDER_NAMES.join(', ')})`, PROVIDER_NAMES.join(','))
+    .option('--no-sessions', 'serve only provider queues, not the session workflows')
+    .option('--concurrency <n>', 'model calls run at once per provider queue', integerIn(1, 10_000), 8)
+    .option('--per-second <r>', 'calls per second per provider queue, enforced by the server across all workers', numberIn(0, 1e6, { exclusiveMin: true }))
+    .action(async (flags: WorkerFlags) => {
+      const target = targetFromEnv();
+      if (!target) throw new InputError('allocbench worker joins a cluster: set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS settings as needed)');
+      const providers = flags.providers.split(',').map((p) => p.trim()).filter(Boolean);
+      const unknown = providers.find((p) => !PROVIDER_NAMES.includes(p));
+      if (unknown) throw new InputError(`--providers: unknown provider '${unknown}' (known: ${PROVIDER_NAMES.join(', ')})`);
+      installQuietRuntime();
+      const connection = await connectWorker(target);
+      const workers = await createWorkers({
+        connection,
+        namespace: target.namespace,
+        sessions: flags.sessions,
+        providers: providers.map((provider) => ({ provider, concurrency: flags.concurrency, ...(flags.perSecond && { perSecond: flags.perSecond }) })),
+      });
+      const stop = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      process.stderr.write(`allocbench worker on ${target.address} (${target.namespace}): ${flags.sessions ? 'sessions, ' : ''}providers ${providers.join(', ')}\n`);
+      await runWorkers(workers, stop);
+      await connection.close();
+      await shutdownRuntime();
+    });
+}

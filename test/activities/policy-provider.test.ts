@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../../core/session/observation.js';
+import { toolSpecs } from '../../core/rungs/tools.js';
+import { parseReply } from '../../core/rungs/parse-reply.js';
+import { parsePolicyAgent, policyProvider } from '../../activities/providers/policy-provider.js';
+import type { GenerateRequest } from '../../activities/providers/provider.js';
+import { createProvider } from '../../activities/providers/registry.js';
+import type { Rung } from '../../core/rungs/rung.js';
+
+const observation = (turn: number, occurrence: number): Observation => ({
+  turn,
+  horizon: 60,
+  budget: 3,
+  remaining: 3,
+  charge: 0,
+  classCount: 8,
+  label: 0,
+  occurrence,
+  counts: [occurrence],
+  held: [],
+});
+
+const request = (rung: Rung, o: Observation, attempt = 1): GenerateRequest => ({
+  system: 'system',
+  messages: [{ role: 'user', content: 'draw' }],
+  tools: toolSpecs(rung),
+  toolChoice: 'auto',
+  maxOutputTokens: 512,
+  attempt,
+  observation: o,
+});
+
+describe('policy agents', () => {
+  it.each(['R0', 'probe', 'R1', 'R2'] as const)('answer through the %s channel with well-formed decisions', async (rung) => {
+    const agent = policyProvider('policy/commit-at-2');
+    const first = await agent.generate(request(rung, observation(1, 1)));
+    const second = await agent.generate(request(rung, observation(4, 2)));
+    expect(parseReply(rung, first)).toEqual({ resolved: true, action: 'pass' });
+    expect(parseReply(rung, second)).toEqual({ resolved: true, action: 'commit' });
+    expect(first.responseModel).toBe('policy/commit-at-2');
+    expect(first.usage.inputTokens).toBeGreaterThan(0);
+    expect(first.usageEstimated).toBe(true);
+  });
+
+  it('inject transport faults for the first n attempts of a turn', async () => {
+    const agent = policyProvider('policy/eager?transport=2x2');
+    await expect(agent.generate(request('R1', observation(2, 1), 1))).rejects.toThrow(/injected transport fault/);
+    await expect(agent.generate(request('R1', observation(2, 1), 2))).rejects.toThrow(/attempt 2/);
+    await expect(agent.generate(request('R1', observation(2, 1), 3))).resolves.toMatchObject({ toolCalls: [{ name: 'claim_solver' }] });
+    const error = await agent.generate(request('R1', observation(2, 1), 1)).catch((e: unknown) => e);
+    expect(agent.classify(error)).toBe('transport');
+  });
+
+  it('inject permanent faults and model-level failures', async () => {
+    const agent = policyProvider('policy/eager?permanent=3&reply=4:several-decisions,5:unknown-function');
+    const error = await agent.generate(request('R1', observation(3, 1))).catch((e: unknown) => e);
+    expect(agent.classify(error)).toBe('permanent');
+    expect(parseReply('R1', await agent.generate(request('R1', observation(4, 1))))).toMatchObject({ failure: 'several-decisions' });
+    expect(parseReply('R1', await agent.generate(request('R1', observation(5, 1))))).toMatchObject({ failure: 'unknown-function' });
+    expect(parseReply('R0', await agent.generate(request('R0', observation(4, 1))))).toMatchObject({ failure: 'several-decisions' });
+  });
+
+  it.each([
+    ['greedy', /unknown reference policy 'greedy'/],
+    ['eager?jitter=5', /unknown option 'jitter'/],
+    ['eager?transport=3', /not <turn>x<count>/],
+    ['eager?reply=3:rude', /'rude' is not one of/],
+    ['eager?delay=-4', /delay/],
+  ])('reject %s', (id, message) => {
+    expect(() => parsePolicyAgent(id)).toThrow(message);
+  });
+
+  it('sit behind the provider registry, which rejects unknown providers', () => {
+    expect(createProvider('policy/bayes-0.5').model).toBe('policy/bayes-0.5');
+    expect(() => createProvider('acme/model-1')).toThrow(/unknown provider 'acme'/);
+    expect(() => createProvider('no-slash')).toThrow(/expected provider\/model/);
+  });
+});

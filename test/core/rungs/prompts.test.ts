@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { systemPrompt } from '../../../core/rungs/system-prompt.js';
+import type { Framing } from '../../../core/rungs/framing.js';
+import { RESKINS, VOCABULARIES } from '../../../core/rungs/vocabulary.js';
+
+const base: Framing = { rung: 'R0', horizon: 60, budget: 3, charge: 0, classCount: 8, announceN: true, reskin: 'ball' };
+
+describe('system prompts', () => {
+  it("keep the paper's R0 disclosure and response instruction verbatim (Appendix B.2)", () => {
+    const prompt = systemPrompt(base);
+    expect(prompt).toContain(
+      'There are exactly 8 distinct colors in the bag, but you are not told which colors are common or rare, nor how many balls of each color there are; you learn the rates only from the draws you have seen.',
+    );
+    expect(prompt).toContain(
+      'For each draw, think briefly (one or two sentences), then end your reply with EXACTLY one line: DECISION: KEEP or DECISION: PASS.',
+    );
+    expect(prompt).toContain('60 balls will be drawn');
+    expect(prompt).toContain('You may keep at most 3 balls in total.');
+  });
+
+  it("keep the paper's R2 code requirement verbatim", () => {
+    expect(systemPrompt({ ...base, rung: 'R2' })).toContain(
+      'You must provide `code`: a real, correct Python function `def solve(inputs: dict) -> float` that solves problems of this type—it stands in for every future problem of the same type for the rest of the session, so it should actually work, not just handle the problem currently shown.',
+    );
+  });
+
+  it('tell R1 not to compute an answer and to call exactly one tool', () => {
+    const prompt = systemPrompt({ ...base, rung: 'R1' });
+    expect(prompt).toContain('you must call exactly one of claim_solver or skip_solver');
+    expect(prompt).toContain('Do not compute an answer to the problem.');
+    expect(prompt).toContain('Exactly 8 types occur');
+    expect(prompt).not.toContain('Python');
+  });
+
+  it('switch the probe to the keep/pass tools', () => {
+    const prompt = systemPrompt({ ...base, rung: 'probe' });
+    expect(prompt).toContain('call exactly one of the tools keep or pass');
+    expect(prompt).not.toContain('DECISION:');
+  });
+
+  it('withhold N when it is not announced', () => {
+    expect(systemPrompt({ ...base, announceN: false })).not.toContain('exactly 8');
+    expect(systemPrompt({ ...base, rung: 'R1', announceN: false })).not.toMatch(/\b8\b/);
+  });
+
+  it('add the economic sentence only when K > 0', () => {
+    expect(systemPrompt(base)).not.toContain('costs');
+    expect(systemPrompt({ ...base, charge: 10 })).toContain('Each keep costs 10 points, charged once when you keep');
+    expect(systemPrompt({ ...base, rung: 'R2', charge: 24 })).toContain('Each claim costs 24 points, charged once when you claim');
+  });
+
+  it.each(RESKINS)('render the %s reskin in its own vocabulary', (reskin) => {
+    const v = VOCABULARIES[reskin];
+    const prompt = systemPrompt({ ...base, reskin });
+    expect(prompt).toContain(`There are exactly 8 distinct ${v.attributes} in the ${v.container}`);
+    expect(prompt).toContain(`60 ${v.items} will be drawn`);
+    if (reskin !== 'ball') expect(prompt).not.toMatch(/\b(ball|color|bag)s?\b/);
+  });
+});

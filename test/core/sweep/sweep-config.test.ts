@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { sessionDirName, sessionKey } from '../../../core/sweep/session-spec.js';
+import { slug } from '../../../core/sweep/slug.js';
+import { expandSweep, experimentHash, parseSweepConfig } from '../../../core/sweep/sweep-config.js';
+
+const minimal = { name: 'demo', models: ['policy/eager'], rungs: ['R0'] };
+
+describe('sweep config', () => {
+  it('fills the paper defaults', () => {
+    const config = parseSweepConfig(minimal);
+    expect(config.seeds).toEqual(Array.from({ length: 24 }, (_, i) => 2000 + i));
+    expect(config).toMatchObject({ budgets: [3], charges: [0], reskins: ['ball'], announceN: [false], tokenCap: 300_000, window: 8 });
+    expect(config.stream).toEqual({ length: 60, budget: 3, hotCount: 3, hotMass: 0.85, magnitude: 100 });
+  });
+
+  it('reads seed ranges written as text', () => {
+    expect(parseSweepConfig({ ...minimal, seeds: '2000-2002, 2010' }).seeds).toEqual([2000, 2001, 2002, 2010]);
+  });
+
+  it.each([
+    [{ ...minimal, rungs: ['R9'] }, /^sweep\.rungs\.0: /],
+    [{ ...minimal, models: [] }, /^sweep\.models: /],
+    [{ ...minimal, name: 'has space' }, /^sweep\.name: use letters/],
+    [{ ...minimal, seeds: 'ten' }, /^sweep\.seeds: /],
+    [{ ...minimal, budgets: [0] }, /^sweep\.budgets\.0: /],
+    [{ ...minimal, stream: { magnitude: 3 } }, /^sweep\.stream\.magnitude: /],
+    [{ ...minimal, extra: 1 }, /^sweep: Unrecognized key/],
+    [{ name: 'x', rungs: ['R0'] }, /^sweep\.models: required but missing/],
+  ])('rejects %j naming the field', (raw, message) => {
+    expect(() => parseSweepConfig(raw)).toThrow(message);
+  });
+
+  it('expands the cross product, reskins only at the urn rungs', () => {
+    const config = parseSweepConfig({
+      ...minimal,
+      models: ['policy/eager', 'policy/commit-at-2'],
+      rungs: ['R0', 'R1', 'probe'],
+      reskins: ['ball', 'chest'],
+      budgets: [1, 3],
+      charges: [0, 10],
+      seeds: [1, 2, 3],
+    });
+    const specs = expandSweep(config);
+    // per model: R0 and probe x 2 reskins, R1 x 1 -> 5 framings, x 2 budgets x 2 charges x 3 seeds.
+    expect(specs).toHaveLength(2 * 5 * 2 * 2 * 3);
+    expect(new Set(specs.map(sessionKey)).size).toBe(specs.length);
+    expect(new Set(specs.map(sessionDirName)).size).toBe(specs.length);
+    expect(specs.filter((s) => s.rung === 'R1').every((s) => s.reskin === null)).toBe(true);
+    expect(expandSweep(config)).toEqual(specs);
+  });
+
+  it('hashes what the sweep measures, not how it runs', () => {
+    const config = parseSweepConfig(minimal);
+    const hash = experimentHash(config);
+    expect(experimentHash(parseSweepConfig({ ...minimal, window: 32, heartbeatSeconds: 5 }))).toBe(hash);
+    expect(experimentHash(parseSweepConfig({ ...minimal, seeds: '2000-2001' }))).not.toBe(hash);
+    expect(experimentHash(parseSweepConfig({ ...minimal, stream: { magnitude: 1000 } }))).not.toBe(hash);
+  });
+});
+
+describe('slug', () => {
+  it('keeps safe names and disambiguates replaced characters', () => {
+    expect(slug('policy__eager__R0')).toBe('policy__eager__R0');
+    const a = slug('openai-compatible/qwen@http://localhost:8080');
+    const b = slug('openai-compatible/qwen@http://localhost:8081');
+    expect(a).toMatch(/^[A-Za-z0-9._-]+$/);
+    expect(a).not.toBe(b);
+  });
+});

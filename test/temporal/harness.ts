@@ -1,0 +1,52 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FAMILY_NAMES } from '../../core/families/family.js';
+import { runSession } from '../../core/session/run-session.js';
+import type { DecisionRecord } from '../../core/session/session-record.js';
+import { generateStream } from '../../core/stream/generate-stream.js';
+import type { SessionSpec } from '../../core/sweep/session-spec.js';
+import type { SweepConfig } from '../../core/sweep/sweep-config.js';
+import { parsePolicyAgent } from '../../activities/providers/policy-provider.js';
+import { readJsonIfExists } from '../../activities/run-store/json-files.js';
+import { runLayout } from '../../activities/run-store/run-layout.js';
+import type { SessionSummary } from '../../activities/run-store/session-summary.js';
+import { readTranscript } from '../../activities/run-store/transcript.js';
+import { runSweep } from '../../cli/sweep-runner.js';
+import { startDevServer, type DevServer } from '../../infra/dev-server.js';
+import { freePort } from '../../infra/ports.js';
+
+/** A real Temporal dev server on free ports, with its SQLite file in a fresh temp directory. */
+export async function startTestServer(dynamicConfig?: Record<string, number>): Promise<{ server: DevServer; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'allocbench-temporal-'));
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const server = await startDevServer({ dbFile: join(dir, 'temporal', 'dev.sqlite'), port, uiPort, ...(dynamicConfig && { dynamicConfig }) });
+  return { server, dir };
+}
+
+/** Runs a sweep through the real server (TEMPORAL_ADDRESS) with workers in this process, as the CLI does. */
+export async function sweepOn(server: DevServer, config: SweepConfig, runDir: string) {
+  process.env.TEMPORAL_ADDRESS = server.address;
+  return runSweep(config, { runDir, temporalPort: 0, inProcessWorkers: true, progressBar: false, say: () => undefined });
+}
+
+/** The decisions the core's in-process engine makes for a policy-agent session. */
+export function inProcessDecisions(spec: SessionSpec): DecisionRecord[] {
+  const stream = generateStream(spec.seed, spec.stream);
+  const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
+  const policy = parsePolicyAgent(spec.model.slice('policy/'.length)).policy;
+  return [...runSession(classes, { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length }, policy).decisions];
+}
+
+/** The decision turns of a session's stream, under a policy that never commits (so every unheld item is one). */
+export function decisionTurns(spec: SessionSpec): number[] {
+  return inProcessDecisions({ ...spec, model: 'policy/commit-at-99' }).map((d) => d.t);
+}
+
+export async function summaryOf(runDir: string, spec: SessionSpec): Promise<SessionSummary> {
+  const summary = await readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec));
+  if (!summary) throw new Error(`no summary for ${spec.model} seed ${spec.seed}`);
+  return summary;
+}
+
+export const transcriptOf = (runDir: string, spec: SessionSpec) => readTranscript(runLayout.transcript(runDir, spec));

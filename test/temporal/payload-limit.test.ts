@@ -1,0 +1,36 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { runLayout } from '../../activities/run-store/run-layout.js';
+import type { DevServer } from '../../infra/dev-server.js';
+import { inProcessDecisions, startTestServer, summaryOf, sweepOn } from './harness.js';
+
+/** The server rejects any payload above this many bytes (the default limit is 2 MB). */
+const BLOB_LIMIT = 8 * 1024;
+
+let server: DevServer;
+let dir: string;
+
+beforeAll(async () => {
+  ({ server, dir } = await startTestServer({ 'limit.blobSize.error': BLOB_LIMIT, 'limit.blobSize.warn': BLOB_LIMIT / 2 }));
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('claim check', () => {
+  it('keeps every payload small on a server with a tiny blob limit, however large the transcript grows', async () => {
+    // A long R2 stream where the agent never commits: every item is a decision turn with a problem and its inputs.
+    const config = parseSweepConfig({ name: 'long', models: ['policy/commit-at-1000'], rungs: ['R2'], seeds: [2000], stream: { length: 300 }, tokenCap: 1_000_000_000 });
+    const [spec] = expandSweep(config);
+    if (!spec) throw new Error('empty sweep');
+    const runDir = join(dir, 'long');
+    const progress = await sweepOn(server, config, runDir);
+    expect(progress).toMatchObject({ finished: 1, failed: 0 });
+    const summary = await summaryOf(runDir, spec);
+    expect(summary.decisions).toEqual(inProcessDecisions(spec));
+    expect(summary.decisions).toHaveLength(300);
+    expect(statSync(runLayout.transcript(runDir, spec)).size).toBeGreaterThan(20 * BLOB_LIMIT);
+  }, 240_000);
+});
