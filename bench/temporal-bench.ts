@@ -1,0 +1,68 @@
+/*
+ * Orchestration cost: the full 24-seed R0–R2 panel (72 sessions) with a policy
+ * agent through the embedded Temporal server, next to the in-process core on
+ * the same panel. Prints wall time, turns per second and the per-turn
+ * overhead. Target: the 72-session panel in under 60 s.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { FAMILY_NAMES } from '../core/families/family.js';
+import { runSession } from '../core/session/run-session.js';
+import { generateStream } from '../core/stream/generate-stream.js';
+import { expandSweep, parseSweepConfig } from '../core/sweep/sweep-config.js';
+import { parsePolicyAgent } from '../activities/providers/policy-provider.js';
+import { runLayout } from '../activities/run-store/run-layout.js';
+import { readTranscript } from '../activities/run-store/transcript.js';
+import { runSweep } from '../cli/sweep-runner.js';
+import { freePort } from '../infra/ports.js';
+
+const window = Number(process.argv[2] ?? 8);
+const config = parseSweepConfig({ name: 'bench', models: ['policy/commit-at-2'], rungs: ['R0', 'R1', 'R2'], window });
+const specs = expandSweep(config);
+
+// In process: the same sessions through the core's engine, streams generated as the activities do.
+const policy = parsePolicyAgent('commit-at-2').policy;
+const started = performance.now();
+let inProcessTurns = 0;
+for (const spec of specs) {
+  const classes = generateStream(spec.seed, spec.stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
+  inProcessTurns += runSession(classes, { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length }, policy).decisions.length;
+}
+const inProcessSeconds = (performance.now() - started) / 1000;
+
+// Through Temporal: a fresh run directory and embedded server, as `allocbench sweep` runs it.
+delete process.env.TEMPORAL_ADDRESS;
+const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-bench-')), 'panel');
+const wallStart = performance.now();
+const progress = await runSweep(config, { runDir, temporalPort: await freePort(), inProcessWorkers: true, progressBar: false, say: () => undefined });
+const wallSeconds = (performance.now() - wallStart) / 1000;
+
+// From the transcripts: when the first session started and the last ended, and the gaps between a session's turns.
+let first = Infinity;
+let last = 0;
+const gaps: number[] = [];
+let turns = 0;
+for (const spec of specs) {
+  const transcript = await readTranscript(runLayout.transcript(runDir, spec));
+  const times = transcript.records.map((r) => Date.parse(r.at));
+  first = Math.min(first, ...times);
+  last = Math.max(last, ...times);
+  const turnTimes = transcript.turns.map((turn) => Date.parse(turn.at));
+  turnTimes.slice(1).forEach((time, i) => gaps.push(time - (turnTimes[i] as number)));
+  turns += transcript.turns.length;
+}
+gaps.sort((a, b) => a - b);
+const sweepSeconds = (last - first) / 1000;
+const median = gaps[Math.floor(gaps.length / 2)] ?? 0;
+const p90 = gaps[Math.floor(gaps.length * 0.9)] ?? 0;
+
+console.log(`Temporal panel benchmark · node ${process.version} · policy/commit-at-2 · 24 seeds x R0, R1, R2 · window ${window}`);
+console.log(`  sessions finished        ${progress.finished}/${progress.total} (${turns} decision turns)`);
+console.log(`  wall time                ${wallSeconds.toFixed(1)} s (target under 60 s), of which sessions ${sweepSeconds.toFixed(1)} s and start-up/shutdown ${(wallSeconds - sweepSeconds).toFixed(1)} s`);
+console.log(`  through Temporal         ${(turns / sweepSeconds).toFixed(1)} turns/s`);
+console.log(`  in-process core          ${(inProcessTurns / inProcessSeconds).toFixed(0)} turns/s (${inProcessSeconds.toFixed(3)} s, stream generation included)`);
+console.log(`  per-turn latency         median ${median} ms, p90 ${p90} ms between a session's consecutive turns`);
+console.log(`  orchestration per turn   ${((sweepSeconds * 1000) / turns - (inProcessSeconds * 1000) / inProcessTurns).toFixed(1)} ms of wall time per turn at window ${window}`);
+console.log(`  run directory            ${runDir}`);
