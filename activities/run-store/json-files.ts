@@ -7,9 +7,12 @@ import { dirname } from 'node:path';
  * a reader skips a final line cut short by a crash.
  */
 
+let writes = 0;
+
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
+  // A temporary file per write: concurrent activities may write the same file (a shared stream).
+  const temporary = `${path}.${process.pid}.${writes++}.tmp`;
   await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`);
   await rename(temporary, path);
 }

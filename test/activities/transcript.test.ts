@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonLines } from '../../activities/run-store/json-files.js';
+import { readJsonIfExists, readJsonLines, writeJsonAtomic } from '../../activities/run-store/json-files.js';
 import { readTranscript } from '../../activities/run-store/transcript.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'allocbench-transcript-'));
@@ -11,6 +11,14 @@ const attempt = (t: number, n: number, outcome = 'ok') => ({ type: 'attempt', at
 const turn = (t: number, action: string) => ({
   type: 'turn', at: 'x', t, user: `u${t}`, reply: { text: '', toolCalls: [] }, toolResults: [],
   decision: { t, classId: 0, occurrence: 1, action, resolved: true }, usage, responseModel: 'm',
+});
+
+describe('atomic JSON files', () => {
+  it('survive many concurrent writers of the same file', async () => {
+    const path = join(dir(), 'nested', 'stream.json');
+    await Promise.all(Array.from({ length: 50 }, (_, i) => writeJsonAtomic(path, { writer: i })));
+    expect(await readJsonIfExists<{ writer: number }>(path)).toMatchObject({ writer: expect.any(Number) });
+  });
 });
 
 describe('transcripts', () => {
