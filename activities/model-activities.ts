@@ -66,6 +66,7 @@ export function createModelActivities(providers: ProviderRegistry) {
         throw ApplicationFailure.nonRetryable(`turn ${t} is not the next decision turn (${point?.t ?? 'none left'})`, 'SessionOutOfStep');
       }
       if (transcript.tokensUsed >= spec.tokenCap) return { kind: 'stopped', reason: 'token-cap' };
+      if (spec.costCap !== null && transcript.costUsd >= spec.costCap) return { kind: 'stopped', reason: 'cost-cap' };
 
       const framing = framingOf(spec);
       const user = turnMessage(framing, point, stream.items[t - 1] as (typeof stream.items)[number]);
@@ -116,6 +117,7 @@ export function createModelActivities(providers: ProviderRegistry) {
         outcome: 'ok',
         usage: response.usage,
         usageEstimated: response.usageEstimated,
+        ...(response.costUsd !== undefined && { costUsd: response.costUsd }),
         responseModel: response.responseModel,
       });
       const parsed = parseReply(spec.rung, response);

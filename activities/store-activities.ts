@@ -84,6 +84,7 @@ export function createStoreActivities() {
         metrics,
         responseModels: [...new Set(attempts.flatMap((a) => (a.responseModel ? [a.responseModel] : [])))],
         usage: usageTotals(attempts),
+        costUsd: transcript.costUsd,
         attempts: {
           total: attempts.length,
           transportErrors: attempts.filter((a) => a.outcome === 'transport-error').length,

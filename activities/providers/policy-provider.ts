@@ -12,6 +12,7 @@ import { ProviderError, type GenerateRequest, type GenerateResponse, type Provid
  * provider interface, with no network — for dry runs, tests and benchmarks.
  * Names: eager, commit-at-<k>, bayes, bayes-<alpha>. Faults, by decision turn t:
  *   delay=<ms>                    wait before every reply
+ *   cost=<usd>                    report this cost per call (to exercise cost caps)
  *   transport=<t>x<n>[,...]       the first n attempts at turn t fail with a transport error
  *   permanent=<t>[,...]           turn t fails with a permanent provider error
  *   reply=<t>:<failure>[,...]     turn t gets a reply that is a model-level failure
@@ -23,6 +24,7 @@ const REPLY_FAILURES: readonly ReplyFailure[] = ['no-decision', 'several-decisio
 export interface PolicyAgentSpec {
   readonly policy: Policy;
   readonly delayMs: number;
+  readonly costUsd: number;
   readonly transportFailures: ReadonlyMap<number, number>;
   readonly permanentFailures: ReadonlySet<number>;
   readonly replyFailures: ReadonlyMap<number, ReplyFailure>;
@@ -52,7 +54,7 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
   const transportFailures = new Map<number, number>();
   const replyFailures = new Map<number, ReplyFailure>();
   for (const [key, value] of params) {
-    if (!['delay', 'transport', 'permanent', 'reply'].includes(key)) throw new InputError(`policy agent: unknown option '${key}'`);
+    if (!['delay', 'cost', 'transport', 'permanent', 'reply'].includes(key)) throw new InputError(`policy agent: unknown option '${key}'`);
     if (key === 'transport') {
       for (const part of value.split(',')) {
         const match = /^(\d+)x(\d+)$/.exec(part);
@@ -72,10 +74,13 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
   }
   const delayMs = Number(params.get('delay') ?? 0);
   if (!Number.isFinite(delayMs) || delayMs < 0) throw new InputError(`policy agent delay: '${params.get('delay')}' is not a duration in ms`);
+  const costUsd = Number(params.get('cost') ?? 0);
+  if (!Number.isFinite(costUsd) || costUsd < 0) throw new InputError(`policy agent cost: '${params.get('cost')}' is not an amount in USD`);
   const permanent = params.get('permanent');
   return {
     policy: policyNamed(name),
     delayMs,
+    costUsd,
     transportFailures,
     permanentFailures: new Set(permanent ? turnList(permanent, 'permanent') : []),
     replyFailures,
@@ -141,6 +146,7 @@ export function policyProvider(model: string): Provider {
         ...reply,
         usage: { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(reply.text + reply.toolCalls.map((c) => c.arguments).join('')), cachedInputTokens: 0 },
         usageEstimated: true,
+        costUsd: spec.costUsd,
         responseModel: model,
         stopReason: reply.toolCalls.length > 0 ? 'tool_use' : 'end_turn',
       };

@@ -31,6 +31,8 @@ export interface GenerateResponse extends ModelReply {
   readonly usage: Usage;
   /** True when `usage` is an estimate rather than a provider's count. */
   readonly usageEstimated: boolean;
+  /** What the call cost in USD, when the provider's prices are known. */
+  readonly costUsd?: number;
   /** The model identity the response reports (checked against the requested model). */
   readonly responseModel: string;
   readonly stopReason: string | null;

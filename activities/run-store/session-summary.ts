@@ -16,6 +16,8 @@ export interface SessionSummary {
   /** Model identities the responses reported. */
   readonly responseModels: readonly string[];
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly cachedInputTokens: number; readonly estimated: boolean };
+  /** USD over every attempt whose cost is known. */
+  readonly costUsd: number;
   readonly attempts: { readonly total: number; readonly transportErrors: number; readonly permanentErrors: number; readonly retriedTurns: number };
   readonly finishedAt: string;
 }

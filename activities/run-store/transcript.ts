@@ -6,7 +6,7 @@ import type { Usage } from '../providers/provider.js';
 import { appendJsonLine, readJsonLines } from './json-files.js';
 
 /** How a session ended. The mechanical failures permit a replacement run (paper B.6). */
-export type Termination = 'stream-end' | 'token-cap' | 'transport-exhausted' | 'provider-error';
+export type Termination = 'stream-end' | 'token-cap' | 'cost-cap' | 'transport-exhausted' | 'provider-error';
 export const MECHANICAL_FAILURES: readonly Termination[] = ['transport-exhausted', 'provider-error'];
 
 /** Written once, when the session is prepared: what the model is told before the first turn. */
@@ -34,6 +34,8 @@ export interface AttemptRecord {
   readonly error?: string;
   readonly usage: Usage;
   readonly usageEstimated: boolean;
+  /** USD, when the provider's prices are known. */
+  readonly costUsd?: number;
   readonly responseModel?: string;
 }
 
@@ -75,6 +77,8 @@ export interface Transcript {
   readonly turns: readonly TurnRecord[];
   /** Tokens used over every attempt, input and output. */
   readonly tokensUsed: number;
+  /** USD spent over every attempt whose cost is known. */
+  readonly costUsd: number;
   /** Attempts at turn t since the last replacement run. */
   attemptsSinceResume(t: number): AttemptRecord[];
   /** The last record, if it is an end record. */
@@ -85,10 +89,14 @@ export async function readTranscript(path: string): Promise<Transcript> {
   const records = await readJsonLines<TranscriptRecord>(path);
   const turns = new Map<number, TurnRecord>();
   let tokensUsed = 0;
+  let costUsd = 0;
   let lastResume = -1;
   records.forEach((record, index) => {
     if (record.type === 'turn' && !turns.has(record.t)) turns.set(record.t, record);
-    if (record.type === 'attempt') tokensUsed += record.usage.inputTokens + record.usage.outputTokens;
+    if (record.type === 'attempt') {
+      tokensUsed += record.usage.inputTokens + record.usage.outputTokens;
+      costUsd += record.costUsd ?? 0;
+    }
     if (record.type === 'resume') lastResume = index;
   });
   const last = records.at(-1);
@@ -97,6 +105,7 @@ export async function readTranscript(path: string): Promise<Transcript> {
     start: records.find((r): r is SessionStartRecord => r.type === 'session'),
     turns: [...turns.values()].sort((a, b) => a.t - b.t),
     tokensUsed,
+    costUsd,
     attemptsSinceResume: (t) =>
       records.slice(lastResume + 1).filter((r): r is AttemptRecord => r.type === 'attempt' && r.t === t),
     ...(last?.type === 'end' && { ended: last.termination }),

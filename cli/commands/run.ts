@@ -19,6 +19,7 @@ interface RunFlags extends ExecutionFlags {
   reskin?: Reskin;
   announceN?: boolean;
   tokenCap: number;
+  unitCap?: number;
   window: number;
   magnitude: number;
 }
@@ -38,6 +39,7 @@ export function registerRun(program: Command): void {
       .option('--reskin <name>', `urn vocabulary for R0 and the probe: ${RESKINS.join(', ')}`, oneOf(RESKINS))
       .option('--announce-n', 'disclose the number of classes N')
       .option('--token-cap <n>', 'session token cap', integerIn(1, 1e9), 300_000)
+      .option('--unit-cap <usd>', 'cost cap per session (seed) in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
       .option('--magnitude <M>', 'instance magnitude', integerIn(10, 10_000), 100),
   ).action(async (flags: RunFlags) => {
@@ -56,6 +58,7 @@ export function registerRun(program: Command): void {
       announceN: [Boolean(flags.announceN)],
       stream: { magnitude: flags.magnitude },
       tokenCap: flags.tokenCap,
+      unitCap: flags.unitCap ?? null,
       window: flags.window,
     });
     await executeSweep(config, flags);

@@ -20,6 +20,8 @@ export interface SessionSpec {
   readonly stream: StreamConfig;
   /** Session token cap (input + output over every attempt). */
   readonly tokenCap: number;
+  /** Session cost cap in USD (the paper's per-seed "unit cap"); null for none. */
+  readonly costCap: number | null;
 }
 
 /** Human-readable identity of a session, unique within a sweep. */

@@ -44,6 +44,7 @@ export const sweepConfigSchema = z.strictObject({
   announceN: z.array(z.boolean()).min(1).default([false]),
   stream: streamConfigSchema.default(streamConfigSchema.parse({})),
   tokenCap: z.number().int().min(1).default(300_000),
+  unitCap: z.number().positive().nullable().default(null).describe('cost cap per session in USD (null: none)'),
   window: z.number().int().min(1).max(10_000).default(8),
   limits: z.record(z.string(), providerLimits).default({}),
   heartbeatSeconds: z.number().min(1).max(3600).default(30),
@@ -65,7 +66,18 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
           for (const budget of config.budgets) {
             for (const charge of config.charges) {
               for (const seed of config.seeds) {
-                specs.push({ model, rung, seed, budget, charge, reskin, announceN, stream: config.stream, tokenCap: config.tokenCap });
+                specs.push({
+                  model,
+                  rung,
+                  seed,
+                  budget,
+                  charge,
+                  reskin,
+                  announceN,
+                  stream: config.stream,
+                  tokenCap: config.tokenCap,
+                  costCap: config.unitCap,
+                });
               }
             }
           }
@@ -78,7 +90,7 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
 
 /** SHA-256 of what the sweep measures; a sweep may only resume under the same hash. */
 export function experimentHash(config: SweepConfig): string {
-  const { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap } = config;
-  const measured = { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap };
+  const { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap } = config;
+  const measured = { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap };
   return bytesToHex(sha256(utf8ToBytes(JSON.stringify(measured))));
 }

@@ -66,6 +66,7 @@ describe('policy agents', () => {
     ['eager?transport=3', /not <turn>x<count>/],
     ['eager?reply=3:rude', /'rude' is not one of/],
     ['eager?delay=-4', /delay/],
+    ['eager?cost=free', /cost: 'free' is not an amount/],
   ])('reject %s', (id, message) => {
     expect(() => parsePolicyAgent(id)).toThrow(message);
   });

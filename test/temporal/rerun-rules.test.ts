@@ -89,6 +89,15 @@ describe('rerun rules (paper B.6)', () => {
     expect(cell?.invalid).toBe(true);
   }, 60_000);
 
+  it('stop a session at its cost cap (the per-seed unit cap)', async () => {
+    // Each call reports $0.25; the cap of $1 is reached after four calls, so the fifth is never made.
+    const { config, spec, runDir } = faulty('cost-cap', 'cost=0.25', { unitCap: 1 });
+    await sweepOn(server, config, runDir);
+    const summary = await summaryOf(runDir, spec);
+    expect(summary).toMatchObject({ termination: 'cost-cap', costUsd: 1, attempts: { total: 4 } });
+    expect(summary.metrics.truncated).toBeGreaterThan(0);
+  }, 60_000);
+
   it('stop a session at its token cap, truncating the decisions it never reached', async () => {
     const { config, spec, runDir } = faulty('token-cap', '', { tokenCap: 600 });
     await sweepOn(server, config, runDir);
