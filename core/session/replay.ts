@@ -1,8 +1,8 @@
-import { ClassHistory } from './class-history.js';
 import type { Observation } from './observation.js';
 import type { DecisionRecord } from './session-record.js';
 import type { SessionSetting } from './run-session.js';
-import { advance, remainingBudget, startSession, turnKind, type Action } from './session-state.js';
+import type { Action } from './session-state.js';
+import { SessionWalk } from './session-walk.js';
 
 /** A credited item that needed no decision, as the agent sees it. */
 export interface AutoCredit {
@@ -37,42 +37,21 @@ export function nextDecisionPoint(
   setting: SessionSetting,
   decided: readonly Decided[],
 ): DecisionPoint | null {
-  let state = startSession(setting);
-  const history = new ClassHistory();
-  const heldLabels: number[] = [];
+  const walk = new SessionWalk(setting, classes.length);
   let autoCredited: AutoCredit[] = [];
   let previous: DecisionPoint['previous'];
   let next = 0;
   for (let index = 0; index < classes.length; index++) {
-    const classId = classes[index] as number;
-    const t = index + 1;
-    const { label, occurrence } = history.record(classId);
-    const kind = turnKind(state, classId);
-    if (kind === 'credit') autoCredited.push({ t, label });
-    if (kind !== 'decide') {
-      state = advance(state, classId);
-      continue;
-    }
+    const arrival = walk.arrive(classes[index] as number);
+    if (arrival.kind === 'credit') autoCredited.push({ t: arrival.t, label: arrival.label });
+    if (arrival.kind !== 'decide') continue;
     const decision = decided[next++];
     if (!decision) {
-      const observation: Observation = {
-        turn: t,
-        horizon: classes.length,
-        budget: setting.budget,
-        remaining: remainingBudget(state),
-        charge: setting.charge,
-        classCount: setting.classCount,
-        label,
-        occurrence,
-        counts: [...history.counts],
-        held: [...heldLabels],
-      };
-      return { t, classId, observation, autoCredited, ...(previous && { previous }) };
+      return { t: arrival.t, classId: arrival.classId, observation: walk.observation(true), autoCredited, ...(previous && { previous }) };
     }
-    if (decision.action === 'commit') heldLabels.push(label);
-    previous = { label, action: decision.action, resolved: decision.resolved ?? true };
+    previous = { label: arrival.label, action: decision.action, resolved: decision.resolved ?? true };
     autoCredited = [];
-    state = advance(state, classId, decision.action);
+    walk.decide(decision.action);
   }
   if (next !== decided.length) throw new Error(`${decided.length - next} decisions fall after the last decision turn`);
   return null;

@@ -1,8 +1,7 @@
 import type { Policy } from '../policies/policy.js';
-import { ClassHistory } from './class-history.js';
-import type { Observation } from './observation.js';
 import type { DecisionRecord, SessionRecord } from './session-record.js';
-import { advance, remainingBudget, startSession, turnKind, type SessionRules } from './session-state.js';
+import type { SessionRules } from './session-state.js';
+import { SessionWalk } from './session-walk.js';
 
 /** Rules plus what the agent is told about the class count. */
 export interface SessionSetting extends SessionRules {
@@ -12,37 +11,18 @@ export interface SessionSetting extends SessionRules {
 
 /** Plays a policy through a class sequence in process, following the session rules. */
 export function runSession(classes: ArrayLike<number>, setting: SessionSetting, policy: Policy): SessionRecord {
-  const rules = { budget: setting.budget, charge: setting.charge };
-  let state = startSession(rules);
-  const history = new ClassHistory();
-  const heldLabels: number[] = [];
+  const walk = new SessionWalk(setting, classes.length);
   const decisions: DecisionRecord[] = [];
   // Copied in the loop: Array.from on a typed array costs more than the whole session.
   const classList = new Array<number>(classes.length);
   for (let index = 0; index < classes.length; index++) {
     const classId = classes[index] as number;
     classList[index] = classId;
-    const { label, occurrence } = history.record(classId);
-    if (turnKind(state, classId) !== 'decide') {
-      state = advance(state, classId);
-      continue;
-    }
-    const observation: Observation = {
-      turn: index + 1,
-      horizon: classes.length,
-      budget: setting.budget,
-      remaining: remainingBudget(state),
-      charge: setting.charge,
-      classCount: setting.classCount,
-      label,
-      occurrence,
-      counts: history.counts,
-      held: heldLabels,
-    };
-    const action = policy.decide(observation);
-    if (action === 'commit') heldLabels.push(label);
-    decisions.push({ t: index + 1, classId, occurrence, action, resolved: true });
-    state = advance(state, classId, action);
+    const arrival = walk.arrive(classId);
+    if (arrival.kind !== 'decide') continue;
+    const action = policy.decide(walk.observation());
+    decisions.push({ t: arrival.t, classId, occurrence: arrival.occurrence, action, resolved: true });
+    walk.decide(action);
   }
-  return { classes: classList, rules, decisions };
+  return { classes: classList, rules: { budget: setting.budget, charge: setting.charge }, decisions };
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { runSession } from '../../core/session/run-session.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
@@ -22,6 +23,29 @@ export async function startTestServer(dynamicConfig?: Record<string, number>): P
   const [port, uiPort] = [await freePort(), await freePort()];
   const server = await startDevServer({ dbFile: join(dir, 'temporal', 'dev.sqlite'), port, uiPort, ...(dynamicConfig && { dynamicConfig }) });
   return { server, dir };
+}
+
+/** One server for a whole test file: started before its tests, stopped after them. */
+export function serverForThisFile(dynamicConfig?: Record<string, number>): { readonly server: DevServer; readonly dir: string } {
+  let started: { server: DevServer; dir: string } | undefined;
+  beforeAll(async () => {
+    started = await startTestServer(dynamicConfig);
+  });
+  afterAll(async () => {
+    await started?.server.stop();
+  });
+  const get = () => {
+    if (!started) throw new Error('the test server has not started');
+    return started;
+  };
+  return {
+    get server() {
+      return get().server;
+    },
+    get dir() {
+      return get().dir;
+    },
+  };
 }
 
 /** Runs a sweep through the real server (TEMPORAL_ADDRESS) with workers in this process, as the CLI does. */

@@ -1,31 +1,22 @@
 import { statSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { sessionKey } from '../../core/sweep/session-spec.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
 import { sweepWorkflowId } from '../../cli/sweep-runner.js';
-import type { DevServer } from '../../infra/dev-server.js';
-import { inProcessDecisions, startTestServer, summaryOf, sweepOn } from './harness.js';
+import { inProcessDecisions, serverForThisFile, summaryOf, sweepOn } from './harness.js';
 
 /** The server rejects any payload above this many bytes (the default limit is 2 MB). */
 const BLOB_LIMIT = 8 * 1024;
 
-let server: DevServer;
-let dir: string;
-
-beforeAll(async () => {
-  ({ server, dir } = await startTestServer({
+const temporal = serverForThisFile({
     'limit.blobSize.error': BLOB_LIMIT,
     'limit.blobSize.warn': BLOB_LIMIT / 2,
     // Suggest continue-as-new after a few hundred events, so the long session below has to.
     'limit.historyCount.suggestContinueAsNew': 400,
-  }));
-});
-afterAll(async () => {
-  await server?.stop();
-});
+  });
 
 describe('claim check and continue-as-new', () => {
   it('keep every payload small on a server with a tiny blob limit, however large the transcript grows', async () => {
@@ -33,14 +24,14 @@ describe('claim check and continue-as-new', () => {
     const config = parseSweepConfig({ name: 'long', models: ['policy/commit-at-1000'], rungs: ['R2'], seeds: [2000], stream: { length: 300 }, tokenCap: 1_000_000_000 });
     const [spec] = expandSweep(config);
     if (!spec) throw new Error('empty sweep');
-    const runDir = join(dir, 'long');
-    const progress = await sweepOn(server, config, runDir);
+    const runDir = join(temporal.dir, 'long');
+    const progress = await sweepOn(temporal.server, config, runDir);
     expect(progress).toMatchObject({ finished: 1, failed: 0 });
     const summary = await summaryOf(runDir, spec);
     expect(summary.decisions).toEqual(inProcessDecisions(spec));
     expect(summary.decisions).toHaveLength(300);
     expect(statSync(runLayout.transcript(runDir, spec)).size).toBeGreaterThan(20 * BLOB_LIMIT);
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await Connection.connect({ address: temporal.server.address });
     try {
       const runs = await new Client({ connection }).workflow.count(`WorkflowId = "${sweepWorkflowId('long')}/${sessionKey(spec)}"`);
       expect(runs.count).toBeGreaterThan(1);

@@ -1,20 +1,11 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import type { AttemptRecord } from '../../activities/run-store/transcript.js';
 import { readRunResults } from '../../cli/run-results.js';
-import type { DevServer } from '../../infra/dev-server.js';
-import { decisionTurns, startTestServer, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { decisionTurns, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
-let server: DevServer;
-let dir: string;
-
-beforeAll(async () => {
-  ({ server, dir } = await startTestServer());
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const temporal = serverForThisFile();
 
 /** A one-session sweep of commit-at-2 at R1 on seed 2000 with the given fault options. */
 function faultySpec(name: string, faults: string, extra: Record<string, unknown> = {}) {
@@ -26,7 +17,7 @@ function faultySpec(name: string, faults: string, extra: Record<string, unknown>
 
 const faulty = (name: string, faults: string, extra: Record<string, unknown> = {}) => ({
   ...faultySpec(name, faults, extra),
-  runDir: join(dir, name),
+  runDir: join(temporal.dir, name),
 });
 
 // The first decision turns of seed 2000 (the faults are keyed by turn).
@@ -36,7 +27,7 @@ const seconds = (a: AttemptRecord, b: AttemptRecord) => (Date.parse(b.at) - Date
 describe('rerun rules (paper B.6)', () => {
   it('retry transport errors twice, 1.5 s then 3 s later, recording every attempt', async () => {
     const { config, spec, runDir } = faulty('transport', `transport=${first}x2,${third}x3`);
-    await sweepOn(server, config, runDir);
+    await sweepOn(temporal.server, config, runDir);
     const transcript = await transcriptOf(runDir, spec);
     const atFirst = transcript.attemptsSinceResume(first);
     expect(atFirst.map((a) => [a.attempt, a.outcome])).toEqual([[1, 'transport-error'], [2, 'transport-error'], [3, 'ok']]);
@@ -57,7 +48,7 @@ describe('rerun rules (paper B.6)', () => {
   it('run a mechanically failed session again as a replacement run, resuming from its recorded turns', async () => {
     const { config, spec, runDir } = faulty('transport', `transport=${first}x2,${third}x3`);
     const before = (await transcriptOf(runDir, spec)).turns.length;
-    await sweepOn(server, config, runDir);
+    await sweepOn(temporal.server, config, runDir);
     const transcript = await transcriptOf(runDir, spec);
     expect(transcript.records.filter((r) => r.type === 'resume')).toHaveLength(1);
     // The turns before the failure were not asked again; the failing turn was, three more times.
@@ -68,7 +59,7 @@ describe('rerun rules (paper B.6)', () => {
 
   it('stop on a permanent provider error without retrying', async () => {
     const { config, spec, runDir } = faulty('permanent', `permanent=${second}`);
-    await sweepOn(server, config, runDir);
+    await sweepOn(temporal.server, config, runDir);
     const transcript = await transcriptOf(runDir, spec);
     expect(transcript.attemptsSinceResume(second).map((a) => a.outcome)).toEqual(['permanent-error']);
     expect(await summaryOf(runDir, spec)).toMatchObject({ termination: 'provider-error', mechanicalFailure: true });
@@ -76,7 +67,7 @@ describe('rerun rules (paper B.6)', () => {
 
   it('record model-level failures as unresolved passes, never retried, and flag the rung invalid above 10%', async () => {
     const { config, spec, runDir } = faulty('model-failures', `reply=${first}:no-decision,${second}:several-decisions,${fourth}:malformed-arguments`);
-    await sweepOn(server, config, runDir);
+    await sweepOn(temporal.server, config, runDir);
     const transcript = await transcriptOf(runDir, spec);
     for (const [t, failure] of [[first, 'no-decision'], [second, 'several-decisions'], [fourth, 'malformed-arguments']] as const) {
       expect(transcript.attemptsSinceResume(t)).toHaveLength(1);
@@ -92,7 +83,7 @@ describe('rerun rules (paper B.6)', () => {
   it('stop a session at its cost cap (the per-seed unit cap)', async () => {
     // Each call reports $0.25; the cap of $1 is reached after four calls, so the fifth is never made.
     const { config, spec, runDir } = faulty('cost-cap', 'cost=0.25', { unitCap: 1 });
-    await sweepOn(server, config, runDir);
+    await sweepOn(temporal.server, config, runDir);
     const summary = await summaryOf(runDir, spec);
     expect(summary).toMatchObject({ termination: 'cost-cap', costUsd: 1, attempts: { total: 4 } });
     expect(summary.metrics.truncated).toBeGreaterThan(0);
@@ -100,7 +91,7 @@ describe('rerun rules (paper B.6)', () => {
 
   it('stop a session at its token cap, truncating the decisions it never reached', async () => {
     const { config, spec, runDir } = faulty('token-cap', '', { tokenCap: 600 });
-    await sweepOn(server, config, runDir);
+    await sweepOn(temporal.server, config, runDir);
     const summary = await summaryOf(runDir, spec);
     expect(summary.termination).toBe('token-cap');
     expect(summary.usage.inputTokens + summary.usage.outputTokens).toBeGreaterThanOrEqual(600);

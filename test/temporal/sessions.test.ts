@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessionMetrics } from '../../core/metrics/session-metrics.js';
 import { systemPrompt } from '../../core/rungs/system-prompt.js';
 import { framingOf, sessionKey } from '../../core/sweep/session-spec.js';
@@ -12,19 +12,10 @@ import { FAMILY_NAMES } from '../../core/families/family.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
 import { readRunResults } from '../../cli/run-results.js';
 import { sweepWorkflowId } from '../../cli/sweep-runner.js';
-import type { DevServer } from '../../infra/dev-server.js';
 import { workflowsPath } from '../../workers/create-workers.js';
-import { inProcessDecisions, startTestServer, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { inProcessDecisions, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
-let server: DevServer;
-let dir: string;
-
-beforeAll(async () => {
-  ({ server, dir } = await startTestServer());
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const temporal = serverForThisFile();
 
 const ladder = parseSweepConfig({
   name: 'ladder',
@@ -39,8 +30,8 @@ const ladder = parseSweepConfig({
 
 describe('sessions on a real Temporal server', () => {
   it('play every rung, reskin and charge exactly as the core does in process', async () => {
-    const runDir = join(dir, 'ladder');
-    const progress = await sweepOn(server, ladder, runDir);
+    const runDir = join(temporal.dir, 'ladder');
+    const progress = await sweepOn(temporal.server, ladder, runDir);
     const specs = expandSweep(ladder);
     expect(progress).toMatchObject({ total: specs.length, finished: specs.length, failed: 0, mechanicalFailures: 0 });
     for (const spec of specs) {
@@ -59,7 +50,7 @@ describe('sessions on a real Temporal server', () => {
   });
 
   it('keep each session history small (claim check) and findable by typed search attributes', async () => {
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await Connection.connect({ address: temporal.server.address });
     try {
       const client = new Client({ connection });
       const found = [];
@@ -71,7 +62,7 @@ describe('sessions on a real Temporal server', () => {
       if (!first) throw new Error('empty sweep');
       const history = await client.workflow.getHandle(`${sweepWorkflowId('ladder')}/${sessionKey(first)}`).fetchHistory();
       const bytes = JSON.stringify(history).length;
-      const transcriptBytes = statSync(runLayout.transcript(join(dir, 'ladder'), first)).size;
+      const transcriptBytes = statSync(runLayout.transcript(join(temporal.dir, 'ladder'), first)).size;
       expect(bytes).toBeLessThan(200_000);
       expect(history.events?.length).toBeLessThan(200);
       expect(transcriptBytes).toBeGreaterThan(1000);
@@ -81,7 +72,7 @@ describe('sessions on a real Temporal server', () => {
   });
 
   it('replay deterministically from their recorded histories', async () => {
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await Connection.connect({ address: temporal.server.address });
     try {
       const client = new Client({ connection });
       const histories = client.workflow.list({ query: 'WorkflowType = "sessionWorkflow" OR WorkflowType = "sweepWorkflow"' }).intoHistories();
@@ -97,13 +88,13 @@ describe('sessions on a real Temporal server', () => {
   });
 
   it('skip finished sessions when a sweep is run again, and refuse a changed sweep under the same name', async () => {
-    const runDir = join(dir, 'ladder');
+    const runDir = join(temporal.dir, 'ladder');
     const sizes = () => expandSweep(ladder).map((spec) => statSync(runLayout.transcript(runDir, spec)).size);
     const before = sizes();
-    const again = await sweepOn(server, ladder, runDir);
+    const again = await sweepOn(temporal.server, ladder, runDir);
     expect(again.finished).toBe(again.total);
     expect(sizes()).toEqual(before);
     const changed = parseSweepConfig({ ...ladder, seeds: [2000, 2001] });
-    await expect(sweepOn(server, changed, runDir)).rejects.toThrow(/already holds sweep 'ladder' with different settings/);
+    await expect(sweepOn(temporal.server, changed, runDir)).rejects.toThrow(/already holds sweep 'ladder' with different settings/);
   });
 });
