@@ -8,8 +8,6 @@ export interface Usage {
   readonly cachedInputTokens: number;
 }
 
-export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-
 export interface GenerateRequest {
   readonly system: string;
   readonly messages: readonly ChatMessage[];

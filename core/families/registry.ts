@@ -1,7 +1,7 @@
 import { InputError } from '../errors.js';
 import { continued_frac } from './continued_frac.js';
 import { crt_solve } from './crt_solve.js';
-import { FAMILY_NAMES, type Family, type FamilyName } from './family.js';
+import { FAMILY_NAMES, type Family } from './family.js';
 import { josephus } from './josephus.js';
 import { lcg } from './lcg.js';
 import { matrix_power_mod } from './matrix_power_mod.js';
@@ -20,10 +20,6 @@ export const FAMILIES: readonly Family[] = [
   xorshift_steps,
   matrix_power_mod,
 ];
-
-export function isFamilyName(name: string): name is FamilyName {
-  return (FAMILY_NAMES as readonly string[]).includes(name);
-}
 
 export function getFamily(name: string): Family {
   const family = FAMILIES.find((f) => f.name === name);

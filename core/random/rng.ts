@@ -42,12 +42,6 @@ export function randomUnit(rng: Rng): number {
   return uniformFloat64(rng);
 }
 
-export function pick<T>(rng: Rng, items: readonly T[]): T {
-  const item = items[randomInt(rng, 0, items.length - 1)];
-  if (item === undefined) throw new Error('pick: empty list');
-  return item;
-}
-
 /** Fisher–Yates shuffle into a new array. */
 export function shuffle<T>(rng: Rng, items: readonly T[]): T[] {
   const out = [...items];
