@@ -83,6 +83,7 @@ export function createStoreActivities() {
         decisions: complete,
         metrics,
         responseModels: [...new Set(attempts.flatMap((a) => (a.responseModel ? [a.responseModel] : [])))],
+        modelMismatch: attempts.some((a) => a.modelMatches === false),
         usage: usageTotals(attempts),
         costUsd: transcript.costUsd,
         attempts: {

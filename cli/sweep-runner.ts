@@ -31,11 +31,33 @@ export interface SweepRunOptions {
 
 export const sweepWorkflowId = (name: string) => `sweep/${name}`;
 
-/** Limits from the sweep config for every provider it uses (concurrency 8 unless configured). */
+/**
+ * Everything about the models that can be known before a session starts:
+ * each id parses, the provider has what it needs here (a key, a reachable
+ * server, a GGUF file) when this process runs the workers, policy agents can
+ * play the framing, and a cost cap has a price for every hosted model.
+ */
+async function checkModels(config: SweepConfig, inProcessWorkers: boolean): Promise<void> {
+  const capped = config.unitCap !== null || config.runCap !== null;
+  for (const model of config.models) {
+    const provider = createProvider(model);
+    if (inProcessWorkers) await provider.preflight();
+    const limitation = config.announceN.map((announceN) => policyAgentLimitation(model, announceN)).find(Boolean);
+    if (limitation) throw new InputError(limitation);
+    if (capped && !provider.local && providerOf(model) !== 'policy' && !config.prices[model]) {
+      throw new InputError(`${model}: a cost cap is set but the price table has no entry for this model (config/prices.yaml or --prices)`);
+    }
+  }
+}
+
+/** A local GGUF model runs on this machine's cores; hosted providers take more calls at once. */
+const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = { gguf: 2 };
+
+/** Limits from the sweep config for every provider it uses. */
 function providerLimits(config: SweepConfig) {
   return [...new Set(config.models.map(providerOf))].map((provider) => ({
     provider,
-    concurrency: config.limits[provider]?.concurrency ?? 8,
+    concurrency: config.limits[provider]?.concurrency ?? DEFAULT_CONCURRENCY[provider] ?? 8,
     ...(config.limits[provider]?.perSecond !== undefined && { perSecond: config.limits[provider]?.perSecond }),
   }));
 }
@@ -47,11 +69,7 @@ function providerLimits(config: SweepConfig) {
  * already running — and waits for it.
  */
 export async function runSweep(config: SweepConfig, options: SweepRunOptions): Promise<SweepProgress> {
-  for (const model of config.models) {
-    createProvider(model);
-    const limitation = config.announceN.map((announceN) => policyAgentLimitation(model, announceN)).find(Boolean);
-    if (limitation) throw new InputError(limitation);
-  }
+  await checkModels(config, options.inProcessWorkers);
   const remote = targetFromEnv();
   if (!remote && !options.inProcessWorkers) throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
   await checkRunDirectory(options.runDir, config);

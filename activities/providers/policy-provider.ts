@@ -129,7 +129,10 @@ export function policyProvider(model: string): Provider {
   const spec = parsePolicyAgent(model.slice('policy/'.length));
   return {
     model,
-    classify: (error) => (error instanceof ProviderError ? error.errorClass : 'transport'),
+    apiModel: model,
+    local: false,
+    preflight: async () => undefined,
+    classify: (error) => ({ errorClass: error instanceof ProviderError ? error.errorClass : 'transport' }),
     async generate(request): Promise<GenerateResponse> {
       const t = request.observation.turn;
       if (spec.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, spec.delayMs));

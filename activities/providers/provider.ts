@@ -3,9 +3,13 @@ import type { Observation } from '../../core/session/observation.js';
 
 /** Tokens one call used, as the provider reports them (or estimates, for policy agents). */
 export interface Usage {
+  /** Every input token of the request, cached or not. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Input tokens served from the provider's prompt cache. */
   readonly cachedInputTokens: number;
+  /** Input tokens written to the prompt cache (Anthropic bills these separately). */
+  readonly cacheWriteTokens?: number;
 }
 
 export interface GenerateRequest {
@@ -17,6 +21,10 @@ export interface GenerateRequest {
   readonly maxOutputTokens: number;
   /** 1-based provider attempt for this turn (the rerun rules' count). */
   readonly attempt: number;
+  /** Identifies the session, for providers that keep per-conversation state (a local model's KV cache). */
+  readonly conversationKey: string;
+  /** A seed for sampling, fixed per session, turn and attempt, so local runs repeat exactly. */
+  readonly sampleSeed: number;
   /**
    * The same information the rendered prompt carries, structured. Real
    * providers ignore it; reference-policy agents decide from it.
@@ -43,12 +51,24 @@ export interface GenerateResponse extends ModelReply {
  */
 export type ErrorClass = 'transport' | 'permanent';
 
+export interface ErrorClassification {
+  readonly errorClass: ErrorClass;
+  /** The provider's requested wait (a 429's retry-after), honoured when longer than the rerun rule's. */
+  readonly retryAfterMs?: number;
+}
+
 /** One model behind one interface (cf. Inspect AI's ModelAPI). */
 export interface Provider {
   /** The full model id, `provider/model`. */
   readonly model: string;
+  /** The model name sent to the API, which its responses should report back. */
+  readonly apiModel: string;
+  /** Served locally: replies without a tool call are re-sampled (empty-fence retries, paper F.5). */
+  readonly local: boolean;
+  /** Checks, before any session starts, what the provider needs (a key, a server, a model file); throws an InputError. */
+  preflight(): Promise<void>;
   generate(request: GenerateRequest): Promise<GenerateResponse>;
-  classify(error: unknown): ErrorClass;
+  classify(error: unknown): ErrorClassification;
 }
 
 /** An error a provider raises itself with its class attached (policy agents' injected faults). */

@@ -1,10 +1,43 @@
 import { InputError } from '../../core/errors.js';
+import { anthropicProvider } from './anthropic-provider.js';
+import { ggufProvider } from './gguf-provider.js';
+import { openAiChatProvider } from './openai-chat-provider.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
+
+/** `openai/<model>[?reasoning_effort=E]`: reasoning_effort is 'none' unless set, as in the paper. */
+function openai(model: string): Provider {
+  const [name = '', query = ''] = model.slice('openai/'.length).split('?', 2);
+  const params = new URLSearchParams(query);
+  if ([...params.keys()].some((key) => key !== 'reasoning_effort')) throw new InputError(`${model}: the only option is reasoning_effort`);
+  const effort = params.get('reasoning_effort') ?? 'none';
+  return openAiChatProvider({
+    model,
+    apiModel: name,
+    apiKey: process.env.OPENAI_API_KEY,
+    baseURL: process.env.OPENAI_BASE_URL || undefined,
+    local: false,
+    reasoningEffort: effort === 'default' ? null : effort,
+  });
+}
+
+/** `openai-compatible/<served model name>@<base URL>`, e.g. `openai-compatible/qwen@http://localhost:8080/v1`. */
+function openaiCompatible(model: string): Provider {
+  const rest = model.slice('openai-compatible/'.length);
+  const at = rest.indexOf('@');
+  const name = rest.slice(0, at);
+  const baseURL = rest.slice(at + 1);
+  if (at <= 0 || !/^https?:\/\/\S+$/.test(baseURL)) throw new InputError(`model '${model}': expected openai-compatible/<name>@<http(s) base URL>`);
+  return openAiChatProvider({ model, apiModel: name, apiKey: process.env.OPENAI_COMPATIBLE_API_KEY, baseURL, local: true, reasoningEffort: null });
+}
 
 /** Providers by the prefix of a model id (`provider/model`). */
 const FACTORIES: Readonly<Record<string, (model: string) => Provider>> = {
   policy: policyProvider,
+  anthropic: (model) => anthropicProvider(model),
+  openai,
+  'openai-compatible': openaiCompatible,
+  gguf: ggufProvider,
 };
 
 export const PROVIDER_NAMES = Object.keys(FACTORIES);
@@ -23,7 +56,7 @@ export function createProvider(model: string): Provider {
   return factory(model);
 }
 
-/** One provider instance per model id, created on first use (they may hold clients and caches). */
+/** One provider instance per model id, created on first use (they may hold clients and loaded models). */
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
 

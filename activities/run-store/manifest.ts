@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { experimentHash, type SweepConfig } from '../../core/sweep/sweep-config.js';
-import { projectRoot, TEMPORAL_CLI_VERSION } from '../../infra/temporal-cli.js';
+import { projectRoot } from '../../infra/project-root.js';
+import { TEMPORAL_CLI_VERSION } from '../../infra/temporal-cli.js';
 import { readJsonIfExists, writeJsonAtomic } from './json-files.js';
 import { runLayout } from './run-layout.js';
 

@@ -15,6 +15,8 @@ export interface SessionSummary {
   readonly metrics: SessionMetrics;
   /** Model identities the responses reported. */
   readonly responseModels: readonly string[];
+  /** True when some response reported a model other than the one requested. */
+  readonly modelMismatch: boolean;
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly cachedInputTokens: number; readonly estimated: boolean };
   /** USD over every attempt whose cost is known. */
   readonly costUsd: number;

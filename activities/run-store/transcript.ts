@@ -6,7 +6,7 @@ import type { Usage } from '../providers/provider.js';
 import { appendJsonLine, readJsonLines } from './json-files.js';
 
 /** How a session ended. The mechanical failures permit a replacement run (paper B.6). */
-export type Termination = 'stream-end' | 'token-cap' | 'cost-cap' | 'transport-exhausted' | 'provider-error';
+export type Termination = 'stream-end' | 'token-cap' | 'cost-cap' | 'run-cost-cap' | 'transport-exhausted' | 'provider-error';
 export const MECHANICAL_FAILURES: readonly Termination[] = ['transport-exhausted', 'provider-error'];
 
 /** Written once, when the session is prepared: what the model is told before the first turn. */
@@ -25,18 +25,23 @@ export interface AttemptRecord {
   readonly type: 'attempt';
   readonly at: string;
   readonly t: number;
-  /** The rerun rules' count for this turn, 1-based. */
+  /** Provider calls for this turn so far, this one included, 1-based. */
   readonly attempt: number;
   /** Temporal's attempt number of the activity (larger when a worker died mid-call). */
   readonly activityAttempt: number;
   readonly latencyMs: number;
-  readonly outcome: 'ok' | 'transport-error' | 'permanent-error';
+  /** 'empty-reply': a local model's reply without a tool call, sampled again (paper F.5). */
+  readonly outcome: 'ok' | 'empty-reply' | 'transport-error' | 'permanent-error';
   readonly error?: string;
   readonly usage: Usage;
   readonly usageEstimated: boolean;
   /** USD, when the provider's prices are known. */
   readonly costUsd?: number;
   readonly responseModel?: string;
+  /** Whether the reported model is the one requested (or a dated snapshot of it). */
+  readonly modelMatches?: boolean;
+  /** The reply, for attempts whose reply did not become the turn's (empty replies re-sampled). */
+  readonly reply?: ModelReply;
 }
 
 /** A completed decision turn; the conversation is rebuilt from these alone. */

@@ -1,13 +1,36 @@
 import { resolve } from 'node:path';
 import type { SweepConfig } from '../../core/sweep/sweep-config.js';
-import { printJson } from '../format.js';
+import { estimateSweep } from '../cost-estimate.js';
+import { printJson, table } from '../format.js';
 import { resultsTable, runJson } from '../print-results.js';
 import { readRunResults } from '../run-results.js';
 import { runSweep } from '../sweep-runner.js';
 import type { ExecutionFlags } from './sweep-options.js';
 
+function printEstimate(config: SweepConfig, json: boolean): void {
+  const cells = estimateSweep(config);
+  if (json) return printJson({ estimate: cells });
+  const usd = (value: number | null) => (value === null ? 'no price' : `$${value.toFixed(2)}`);
+  const tokens = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : `${Math.round(n / 1e3)}k`);
+  const rows = cells.map((c) => [
+    c.model,
+    c.rung,
+    String(c.sessions),
+    tokens(c.typical.usage.inputTokens),
+    tokens(c.typical.usage.cachedInputTokens),
+    tokens(c.typical.usage.outputTokens),
+    usd(c.typical.costUsd),
+    usd(c.worst.costUsd),
+  ]);
+  process.stdout.write(
+    `${table(['model', 'rung', 'sessions', 'input', 'of which cached', 'output', 'typical cost', 'worst case'], rows, [0, 1])}\n` +
+      'Typical: commit at the second occurrence, replies a quarter of the output allowance; worst: never commit, full-length replies. Tokens are estimated at 4 characters each.\n',
+  );
+}
+
 /** Runs a sweep and reports it: a table (or one JSON object) on stdout, where things are on stderr. */
 export async function executeSweep(config: SweepConfig, flags: ExecutionFlags): Promise<void> {
+  if (flags.estimate) return printEstimate(config, Boolean(flags.json));
   const runDir = resolve(flags.out ?? `runs/${config.name}`);
   const say = (line: string) => process.stderr.write(`${line}\n`);
   say(`Sweep ${config.name}: run directory ${runDir}`);

@@ -7,6 +7,7 @@ import { InputError } from '../../core/errors.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { slug } from '../../core/sweep/slug.js';
 import { integerIn, numberIn, oneOf, seedList } from '../options.js';
+import { withPrices } from '../prices.js';
 import { executeSweep } from './execute-sweep.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
@@ -20,6 +21,7 @@ interface RunFlags extends ExecutionFlags {
   announceN?: boolean;
   tokenCap: number;
   unitCap?: number;
+  cap?: number;
   window: number;
   magnitude: number;
 }
@@ -40,6 +42,7 @@ export function registerRun(program: Command): void {
       .option('--announce-n', 'disclose the number of classes N')
       .option('--token-cap <n>', 'session token cap', integerIn(1, 1e9), 300_000)
       .option('--unit-cap <usd>', 'cost cap per session (seed) in USD', numberIn(0, 1e6, { exclusiveMin: true }))
+      .option('--cap <usd>', 'cost cap for the whole run in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
       .option('--magnitude <M>', 'instance magnitude', integerIn(10, 10_000), 100),
   ).action(async (flags: RunFlags) => {
@@ -47,7 +50,7 @@ export function registerRun(program: Command): void {
     const reskin = flags.reskin ?? 'ball';
     const disclosure = flags.announceN ? 'n-announced' : 'n-hidden';
     const name = [slug(flags.model.replaceAll('/', '_')), flags.rung, ...(isUrnRung(flags.rung) ? [reskin] : []), `B${flags.budget}`, `K${flags.charge}`, disclosure].join('_');
-    const config = parseSweepConfig({
+    const config = parseSweepConfig(withPrices({
       name: flags.out ? slug(flags.out.split('/').filter(Boolean).at(-1) ?? name) : name,
       models: [flags.model],
       rungs: [flags.rung],
@@ -59,8 +62,9 @@ export function registerRun(program: Command): void {
       stream: { magnitude: flags.magnitude },
       tokenCap: flags.tokenCap,
       unitCap: flags.unitCap ?? null,
+      runCap: flags.cap ?? null,
       window: flags.window,
-    });
+    }, flags.prices));
     await executeSweep(config, flags);
   });
 }

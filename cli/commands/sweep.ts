@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../../core/errors.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { withPrices } from '../prices.js';
 import { executeSweep } from './execute-sweep.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
@@ -27,7 +28,9 @@ export function registerSweep(program: Command): void {
       .description('run (or resume) a sweep described by a YAML or JSON file')
       .argument('<file>', 'sweep file: name, models, rungs, seeds, budgets, charges, reskins, announceN, ...'),
   ).action(async (file: string, flags: ExecutionFlags) => {
-    const config = parseSweepConfig(await readSweepFile(file), file);
+    const raw = await readSweepFile(file);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InputError(`${file}: a sweep is a mapping of settings`);
+    const config = parseSweepConfig(withPrices(raw as Record<string, unknown>, flags.prices), file);
     await executeSweep(config, flags);
   });
 }

@@ -3,6 +3,7 @@ import { isUrnRung, type Rung } from '../rungs/rung.js';
 import type { Reskin } from '../rungs/vocabulary.js';
 import type { StreamConfig } from '../stream/stream-config.js';
 import { FAMILY_NAMES } from '../families/family.js';
+import type { Price } from './price.js';
 import { slug } from './slug.js';
 
 /** One seed session: (model, rung, seed, B, K, reskin, N disclosure) plus the generator and the token cap. */
@@ -22,6 +23,12 @@ export interface SessionSpec {
   readonly tokenCap: number;
   /** Session cost cap in USD (the paper's per-seed "unit cap"); null for none. */
   readonly costCap: number | null;
+  /** Cost cap in USD for the whole run, over every session; null for none. */
+  readonly runCap: number | null;
+  /** The model's price, when known (hosted models); null for free or unknown. */
+  readonly price: Price | null;
+  /** Re-samples of a local model's reply that has no tool call (paper F.5). */
+  readonly emptyRetries: number;
 }
 
 /** Human-readable identity of a session, unique within a sweep. */

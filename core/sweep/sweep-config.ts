@@ -6,6 +6,7 @@ import { isUrnRung, RUNGS } from '../rungs/rung.js';
 import { RESKINS, type Reskin } from '../rungs/vocabulary.js';
 import { streamConfigSchema } from '../stream/stream-config.js';
 import { parseOrThrow } from '../validation.js';
+import { priceSchema } from './price.js';
 import type { SessionSpec } from './session-spec.js';
 
 /** Seeds as a list of integers or a string such as "2000-2023" or "2000,2005-2007". */
@@ -45,6 +46,9 @@ export const sweepConfigSchema = z.strictObject({
   stream: streamConfigSchema.default(streamConfigSchema.parse({})),
   tokenCap: z.number().int().min(1).default(300_000),
   unitCap: z.number().positive().nullable().default(null).describe('cost cap per session in USD (null: none)'),
+  runCap: z.number().positive().nullable().default(null).describe('cost cap for the whole run in USD (null: none)'),
+  prices: z.record(z.string(), priceSchema).default({}).describe('USD per million tokens, per model id'),
+  emptyRetries: z.number().int().min(0).max(20).default(4).describe("re-samples of a local model's reply without a tool call"),
   window: z.number().int().min(1).max(10_000).default(8),
   limits: z.record(z.string(), providerLimits).default({}),
   heartbeatSeconds: z.number().min(1).max(3600).default(30),
@@ -77,6 +81,9 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
                   stream: config.stream,
                   tokenCap: config.tokenCap,
                   costCap: config.unitCap,
+                  runCap: config.runCap,
+                  price: config.prices[model] ?? null,
+                  emptyRetries: config.emptyRetries,
                 });
               }
             }
@@ -90,7 +97,7 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
 
 /** SHA-256 of what the sweep measures; a sweep may only resume under the same hash. */
 export function experimentHash(config: SweepConfig): string {
-  const { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap } = config;
-  const measured = { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap };
+  const { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap, runCap, emptyRetries } = config;
+  const measured = { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap, runCap, emptyRetries };
   return bytesToHex(sha256(utf8ToBytes(JSON.stringify(measured))));
 }

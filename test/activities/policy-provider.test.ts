@@ -27,6 +27,8 @@ const request = (rung: Rung, o: Observation, attempt = 1): GenerateRequest => ({
   toolChoice: 'auto',
   maxOutputTokens: 512,
   attempt,
+  conversationKey: 'session',
+  sampleSeed: 1,
   observation: o,
 });
 
@@ -48,13 +50,13 @@ describe('policy agents', () => {
     await expect(agent.generate(request('R1', observation(2, 1), 2))).rejects.toThrow(/attempt 2/);
     await expect(agent.generate(request('R1', observation(2, 1), 3))).resolves.toMatchObject({ toolCalls: [{ name: 'claim_solver' }] });
     const error = await agent.generate(request('R1', observation(2, 1), 1)).catch((e: unknown) => e);
-    expect(agent.classify(error)).toBe('transport');
+    expect(agent.classify(error)).toEqual({ errorClass: 'transport' });
   });
 
   it('inject permanent faults and model-level failures', async () => {
     const agent = policyProvider('policy/eager?permanent=3&reply=4:several-decisions,5:unknown-function');
     const error = await agent.generate(request('R1', observation(3, 1))).catch((e: unknown) => e);
-    expect(agent.classify(error)).toBe('permanent');
+    expect(agent.classify(error)).toEqual({ errorClass: 'permanent' });
     expect(parseReply('R1', await agent.generate(request('R1', observation(4, 1))))).toMatchObject({ failure: 'several-decisions' });
     expect(parseReply('R1', await agent.generate(request('R1', observation(5, 1))))).toMatchObject({ failure: 'unknown-function' });
     expect(parseReply('R0', await agent.generate(request('R0', observation(4, 1))))).toMatchObject({ failure: 'several-decisions' });

@@ -1,0 +1,99 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ChatMessage } from '../../core/chat/messages.js';
+import { InputError } from '../../core/errors.js';
+import { classifyApiError } from './api-errors.js';
+import type { GenerateResponse, Provider } from './provider.js';
+
+/*
+ * Anthropic Messages API through the official SDK, its own retries off
+ * (Temporal is the only retry layer). Tools with tool_choice auto, the
+ * provider's default temperature, and prompt caching: the system prompt and
+ * the newest user message carry cache breakpoints, so each turn, whose request
+ * extends the previous one, reads the previous turn's cached prefix.
+ * ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL) come from the environment.
+ */
+
+const REQUEST_TIMEOUT_MS = 10 * 60_000;
+type Block = Anthropic.ContentBlockParam;
+type Turn = Anthropic.MessageParam;
+
+/** A past call's arguments as the object the API expects (`{}` if the model's JSON was malformed). */
+function argumentsObject(text: string): object {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The neutral conversation in Messages form: tool results open the next user turn. */
+export function anthropicMessages(messages: readonly ChatMessage[]): Turn[] {
+  const turns: Turn[] = [];
+  let pendingResults: Block[] = [];
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      pendingResults.push({ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content });
+    } else if (message.role === 'user') {
+      turns.push({ role: 'user', content: [...pendingResults, { type: 'text', text: message.content }] });
+      pendingResults = [];
+    } else {
+      const content: Block[] = [
+        // The API refuses an empty turn; an empty reply is kept as a visible placeholder.
+        ...(message.content || message.toolCalls.length === 0 ? [{ type: 'text' as const, text: message.content || '(empty reply)' }] : []),
+        ...message.toolCalls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: argumentsObject(call.arguments) })),
+      ];
+      turns.push({ role: 'assistant', content });
+    }
+  }
+  const last = turns.at(-1)?.content;
+  if (Array.isArray(last)) {
+    const block = last.at(-1);
+    if (block) last[last.length - 1] = { ...block, cache_control: { type: 'ephemeral' } } as Block;
+  }
+  return turns;
+}
+
+export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = process.env, requestTimeoutMs = REQUEST_TIMEOUT_MS): Provider {
+  const apiModel = model.slice('anthropic/'.length);
+  let client: Anthropic | undefined;
+  const sdk = () =>
+    (client ??= new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL || null, maxRetries: 0, timeout: requestTimeoutMs }));
+  return {
+    model,
+    apiModel,
+    local: false,
+    async preflight() {
+      if (!env.ANTHROPIC_API_KEY) throw new InputError(`${model}: set ANTHROPIC_API_KEY in the environment`);
+    },
+    classify: (error) => classifyApiError(error, Anthropic),
+    async generate(request): Promise<GenerateResponse> {
+      const response = await sdk().messages.create(
+        {
+          model: apiModel,
+          max_tokens: request.maxOutputTokens,
+          system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+          messages: anthropicMessages(request.messages),
+          ...(request.tools.length > 0 && {
+            tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as Anthropic.Tool.InputSchema })),
+            tool_choice: { type: 'auto' as const },
+          }),
+        },
+        { ...(request.signal && { signal: request.signal }) },
+      );
+      const usage = response.usage;
+      const cached = usage.cache_read_input_tokens ?? 0;
+      const written = usage.cache_creation_input_tokens ?? 0;
+      return {
+        text: response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(''),
+        toolCalls: response.content.flatMap((block) =>
+          block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input) }] : [],
+        ),
+        usage: { inputTokens: usage.input_tokens + cached + written, outputTokens: usage.output_tokens, cachedInputTokens: cached, cacheWriteTokens: written },
+        usageEstimated: false,
+        responseModel: response.model,
+        stopReason: response.stop_reason,
+      };
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { open } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema } from 'node-llama-cpp';
+import type { ChatMessage, ToolSpec } from '../../core/chat/messages.js';
+import { InputError } from '../../core/errors.js';
+import { loadModel } from './gguf-model.js';
+import { ProviderError, type GenerateResponse, type Provider } from './provider.js';
+
+/*
+ * `gguf/<path>[?context=N&parallel=N]`: a quantized model run in process by
+ * node-llama-cpp on the CPU, no server at all. Tools are offered through the
+ * model's chat template (node-llama-cpp's function calling, whose arguments
+ * are grammar-constrained). Sampling uses llama.cpp's own defaults
+ * (temperature 0.8, top-k 40, top-p 0.95, min-p 0.05) with a seed per
+ * session, turn and attempt, so a run repeats exactly and an empty reply can
+ * be sampled again. A prompt that no longer fits the context is refused as a
+ * permanent error, as hosted APIs refuse one, rather than silently truncated.
+ */
+
+const SAMPLING = { temperature: 0.8, topK: 40, topP: 0.95, minP: 0.05 } as const;
+
+/** node-llama-cpp's JSON-schema subset for function parameters: object properties and their types. */
+function gbnfSchema(parameters: Readonly<Record<string, unknown>>): GbnfJsonSchema | undefined {
+  const properties = parameters.properties as Record<string, { type?: string; description?: string }> | undefined;
+  if (!properties || Object.keys(properties).length === 0) return undefined;
+  return {
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, schema]) => [name, { type: schema.type === 'string' ? 'string' : 'number', ...(schema.description && { description: schema.description }) }]),
+    ),
+  } as GbnfJsonSchema;
+}
+
+function functionsFor(tools: readonly ToolSpec[]): ChatModelFunctions | undefined {
+  if (tools.length === 0) return undefined;
+  return Object.fromEntries(
+    tools.map((tool) => {
+      const params = gbnfSchema(tool.parameters);
+      return [tool.name, { description: tool.description, ...(params && { params }) }];
+    }),
+  );
+}
+
+function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    return {};
+  }
+}
+
+/** The neutral conversation as node-llama-cpp's chat history: a tool result rides on its call. */
+export function chatHistory(system: string, messages: readonly ChatMessage[]): ChatHistoryItem[] {
+  const results = new Map(messages.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, m.content] as const] : [])));
+  const history: ChatHistoryItem[] = [{ type: 'system', text: system }];
+  for (const message of messages) {
+    if (message.role === 'user') history.push({ type: 'user', text: message.content });
+    if (message.role === 'assistant') {
+      const calls: ChatModelFunctionCall[] = message.toolCalls.map((call) => ({
+        type: 'functionCall',
+        name: call.name,
+        params: parsedArguments(call.arguments),
+        result: results.get(call.id) ?? '',
+      }));
+      history.push({ type: 'model', response: [...(message.content ? [message.content] : []), ...calls] });
+    }
+  }
+  return history;
+}
+
+function commonPrefix(a: readonly number[], b: readonly number[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+export function ggufProvider(model: string): Provider {
+  const [pathPart = '', query = ''] = model.slice('gguf/'.length).split('?', 2);
+  const params = new URLSearchParams(query);
+  const path = resolve(pathPart);
+  const contextSize = params.has('context') ? Number(params.get('context')) : undefined;
+  const parallel = Number(params.get('parallel') ?? 2);
+  const apiModel = basename(path);
+  return {
+    model,
+    apiModel,
+    local: true,
+    async preflight() {
+      if (![...params.keys()].every((key) => key === 'context' || key === 'parallel')) throw new InputError(`${model}: options are context and parallel`);
+      if ((contextSize !== undefined && !(contextSize >= 256)) || !(parallel >= 1)) throw new InputError(`${model}: context must be at least 256 and parallel at least 1`);
+      let magic: string;
+      try {
+        const file = await open(path, 'r');
+        const { buffer } = await file.read(Buffer.alloc(4), 0, 4, 0);
+        await file.close();
+        magic = buffer.toString('latin1');
+      } catch {
+        throw new InputError(`${model}: no model file at ${path}`);
+      }
+      if (magic !== 'GGUF') throw new InputError(`${model}: ${path} is not a GGUF file`);
+    },
+    classify: (error) => ({ errorClass: error instanceof ProviderError ? error.errorClass : 'permanent' }),
+    async generate(request): Promise<GenerateResponse> {
+      const loaded = await loadModel(path, { ...(contextSize !== undefined && { contextSize }), parallel });
+      const { chat, release } = await loaded.acquire(request.conversationKey);
+      try {
+        const history = chatHistory(request.system, request.messages);
+        const functions = functionsFor(request.tools);
+        const prompt = chat.chatWrapper
+          .generateContextState({ chatHistory: [...history, { type: 'model', response: [] }], ...(functions && { availableFunctions: functions }) })
+          .contextText.tokenize(loaded.model.tokenizer);
+        if (prompt.length + request.maxOutputTokens > loaded.contextSize) {
+          throw new ProviderError(`context too long: ${prompt.length} prompt tokens + ${request.maxOutputTokens} output tokens exceed the ${loaded.contextSize}-token context`, 'permanent');
+        }
+        const cached = commonPrefix(chat.sequence.contextTokens, prompt);
+        let outputTokens = 0;
+        const response = await chat.generateResponse(history, {
+          ...(functions && { functions }),
+          maxTokens: request.maxOutputTokens,
+          ...SAMPLING,
+          seed: request.sampleSeed,
+          onToken: (tokens) => (outputTokens += tokens.length),
+          ...(request.signal && { signal: request.signal }),
+        });
+        const calls = response.functionCalls ?? [];
+        return {
+          text: response.response,
+          toolCalls: calls.map((call, i) => ({ id: `call_${request.observation.turn}_${i}`, name: call.functionName, arguments: JSON.stringify(call.params ?? {}) })),
+          usage: { inputTokens: prompt.length, outputTokens, cachedInputTokens: cached },
+          usageEstimated: false,
+          responseModel: apiModel,
+          stopReason: response.metadata.stopReason,
+        };
+      } finally {
+        release();
+      }
+    },
+  };
+}

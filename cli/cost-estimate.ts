@@ -1,0 +1,101 @@
+import { FAMILY_NAMES } from '../core/families/family.js';
+import { commitAtK } from '../core/policies/commit-at-k.js';
+import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
+import { systemPrompt } from '../core/rungs/system-prompt.js';
+import { toolSpecs } from '../core/rungs/tools.js';
+import { turnMessage } from '../core/rungs/turn-message.js';
+import { nextDecisionPoint } from '../core/session/replay.js';
+import type { Action } from '../core/session/session-state.js';
+import { generateStream } from '../core/stream/generate-stream.js';
+import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
+import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
+import { costOf } from '../activities/providers/prices.js';
+import { createProvider } from '../activities/providers/registry.js';
+import { providerOf } from '../workers/task-queues.js';
+import type { Usage } from '../activities/providers/provider.js';
+
+/** Local models and reference policies cost nothing; hosted models cost what their price says. */
+function isFree(model: string): boolean {
+  return providerOf(model) === 'policy' || createProvider(model).local;
+}
+
+/** Characters per token, for an estimate made without the model's tokenizer. */
+const CHARS_PER_TOKEN = 4;
+/** A typical reply uses a quarter of the rung's output allowance; the worst case uses all of it. */
+const TYPICAL_OUTPUT_SHARE = 0.25;
+
+export interface SessionEstimate {
+  readonly usage: Usage;
+  readonly costUsd: number | null;
+}
+
+/**
+ * Tokens and cost of one session, by rendering its real prompts: the
+ * conversation grows append-only, every request but the first can be read
+ * from the prompt cache up to the previous request, and each reply is assumed
+ * to have `outputShare` of the rung's maximum output.
+ */
+function estimateSession(spec: SessionSpec, decide: (o: { occurrence: number }) => Action, outputShare: number): SessionEstimate {
+  const stream = generateStream(spec.seed, spec.stream);
+  const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
+  const framing = framingOf(spec);
+  const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
+  const replyTokens = Math.round(MAX_OUTPUT_TOKENS[spec.rung] * outputShare);
+  let conversationChars = systemPrompt(framing).length + JSON.stringify(toolSpecs(spec.rung)).length;
+  let previousInput = 0;
+  const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
+  const decided: { action: Action }[] = [];
+  for (let point = nextDecisionPoint(classes, setting, decided); point; point = nextDecisionPoint(classes, setting, decided)) {
+    conversationChars += turnMessage(framing, point, stream.items[point.t - 1] as (typeof stream.items)[number]).length;
+    const input = Math.ceil(conversationChars / CHARS_PER_TOKEN);
+    total.inputTokens += input;
+    total.cachedInputTokens += previousInput;
+    total.cacheWriteTokens += input - previousInput;
+    total.outputTokens += replyTokens;
+    previousInput = input;
+    conversationChars += replyTokens * CHARS_PER_TOKEN;
+    decided.push({ action: decide(point.observation) });
+  }
+  return { usage: total, costUsd: spec.price ? costOf(total, spec.price) : isFree(spec.model) ? 0 : null };
+}
+
+export interface CellEstimate {
+  readonly model: string;
+  readonly rung: string;
+  readonly sessions: number;
+  readonly typical: SessionEstimate;
+  readonly worst: SessionEstimate;
+}
+
+const add = (a: SessionEstimate, b: SessionEstimate): SessionEstimate => ({
+  usage: {
+    inputTokens: a.usage.inputTokens + b.usage.inputTokens,
+    outputTokens: a.usage.outputTokens + b.usage.outputTokens,
+    cachedInputTokens: a.usage.cachedInputTokens + b.usage.cachedInputTokens,
+    cacheWriteTokens: (a.usage.cacheWriteTokens ?? 0) + (b.usage.cacheWriteTokens ?? 0),
+  },
+  costUsd: a.costUsd === null || b.costUsd === null ? null : a.costUsd + b.costUsd,
+});
+
+/**
+ * A dry run's cost estimate per model and rung. Typical: a defer-then-confirm
+ * agent (commit at the second occurrence) with quarter-length replies. Worst:
+ * an agent that never commits, so every item is a decision, with full-length replies.
+ */
+export function estimateSweep(config: SweepConfig): CellEstimate[] {
+  const cells = new Map<string, CellEstimate>();
+  const typicalPolicy = commitAtK(2);
+  for (const spec of expandSweep(config)) {
+    const key = `${spec.model}|${spec.rung}`;
+    const typical = estimateSession(spec, (o) => typicalPolicy.decide(o as Parameters<typeof typicalPolicy.decide>[0]), TYPICAL_OUTPUT_SHARE);
+    const worst = estimateSession(spec, () => 'pass', 1);
+    const cell = cells.get(key);
+    cells.set(
+      key,
+      cell
+        ? { ...cell, sessions: cell.sessions + 1, typical: add(cell.typical, typical), worst: add(cell.worst, worst) }
+        : { model: spec.model, rung: spec.rung, sessions: 1, typical, worst },
+    );
+  }
+  return [...cells.values()];
+}

@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+import { readPriceTable } from '../activities/providers/prices.js';
+import { projectRoot } from '../infra/project-root.js';
+
+/** The price table shipped with the project. */
+export const DEFAULT_PRICE_TABLE = () => join(projectRoot(), 'config', 'prices.yaml');
+
+/**
+ * The raw sweep with prices for its models filled in from a price table; prices
+ * written in the sweep itself win. The resolved prices are part of the sweep,
+ * so the manifest records exactly what was charged.
+ */
+export function withPrices(raw: Record<string, unknown>, tablePath = DEFAULT_PRICE_TABLE()): Record<string, unknown> {
+  const table = readPriceTable(tablePath);
+  const models = Array.isArray(raw.models) ? (raw.models as unknown[]).filter((m): m is string => typeof m === 'string') : [];
+  const fromTable = Object.fromEntries(models.flatMap((model) => (table[model] ? [[model, table[model]]] : [])));
+  return { ...raw, prices: { ...fromTable, ...((raw.prices as Record<string, unknown> | undefined) ?? {}) } };
+}
+

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openAiChatProvider } from '../../../activities/providers/openai-chat-provider.js';
+import { parseReply } from '../../../core/rungs/parse-reply.js';
+import { startLoopback, type Scripted } from './loopback.js';
+import { requestFor, secondTurn } from './request.js';
+import { chatCompletion, functionCall, openAiError } from './wire.js';
+
+const KEY = 'sk-openai-test-key-never-logged';
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => close?.());
+
+async function against(script: (index: number) => Scripted, options: { local?: boolean; timeoutMs?: number } = {}) {
+  const loopback = await startLoopback((_, index) => script(index));
+  close = loopback.close;
+  const local = options.local ?? false;
+  const provider = openAiChatProvider({
+    model: local ? `openai-compatible/qwen@${loopback.url}/v1` : 'openai/gpt-5.4-mini-2026-03-17',
+    apiModel: local ? 'qwen' : 'gpt-5.4-mini-2026-03-17',
+    apiKey: local ? undefined : KEY,
+    baseURL: `${loopback.url}/v1`,
+    local,
+    reasoningEffort: local ? null : 'none',
+    requestTimeoutMs: options.timeoutMs ?? 5000,
+  });
+  return { provider, requests: loopback.requests };
+}
+
+describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
+  it("sends the paper's settings: reasoning_effort none, max_completion_tokens, tools with tool_choice auto, the conversation as messages", async () => {
+    const { provider, requests } = await against(() => ({ json: chatCompletion({ tool_calls: [functionCall('c2', 'skip_solver', '{}')] }) }));
+    await provider.generate(requestFor('R1', secondTurn));
+    const [request] = requests;
+    expect(request?.path).toBe('/v1/chat/completions');
+    expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request?.body).toMatchObject({
+      model: 'gpt-5.4-mini-2026-03-17',
+      reasoning_effort: 'none',
+      max_completion_tokens: 1500,
+      tool_choice: 'auto',
+      tools: [{ type: 'function', function: { name: 'claim_solver', parameters: { type: 'object' } } }, { type: 'function', function: { name: 'skip_solver' } }],
+      messages: [
+        { role: 'system', content: 'You will be shown 60 numeric problems.' },
+        { role: 'user', content: 'Problem 1 of 60: first' },
+        { role: 'assistant', content: 'I will claim.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'claim_solver', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'Claimed.' },
+        { role: 'user', content: 'Problem 2 of 60: second' },
+      ],
+    });
+    expect(request?.body).not.toHaveProperty('temperature');
+    expect(request?.body).not.toHaveProperty('max_tokens');
+  });
+
+  it('reads tool calls (one, several, malformed JSON arguments), empty content and usage with cached tokens', async () => {
+    const replies = [
+      chatCompletion({ tool_calls: [functionCall('a', 'claim_solver', '{"code": "def solve(inputs): return 0"}')] }),
+      chatCompletion({ tool_calls: [functionCall('a', 'claim_solver', '{}'), functionCall('b', 'skip_solver', '{}')] }),
+      chatCompletion({ tool_calls: [functionCall('a', 'claim_solver', '{"code": "def solve(')] }),
+      chatCompletion({ content: null }),
+      chatCompletion({ content: 'Too early.\nDECISION: PASS' }, { prompt_tokens: 2048, completion_tokens: 12, prompt_tokens_details: { cached_tokens: 1920 } }),
+    ];
+    const { provider } = await against((i) => ({ json: replies[i] }));
+    expect(parseReply('R2', await provider.generate(requestFor('R2')))).toEqual({ resolved: true, action: 'commit' });
+    expect(parseReply('R1', await provider.generate(requestFor('R1')))).toMatchObject({ failure: 'several-decisions' });
+    expect(parseReply('R2', await provider.generate(requestFor('R2')))).toMatchObject({ failure: 'malformed-arguments' });
+    const empty = await provider.generate(requestFor('R1'));
+    expect(empty).toMatchObject({ text: '', toolCalls: [] });
+    const text = await provider.generate(requestFor('R0'));
+    expect(parseReply('R0', text)).toEqual({ resolved: true, action: 'pass' });
+    expect(text.usage).toEqual({ inputTokens: 2048, outputTokens: 12, cachedInputTokens: 1920 });
+    expect(text.responseModel).toBe('gpt-5.4-mini-2026-03-17');
+  });
+
+  it('classifies 429 with retry-after, 408, 409, 500, dropped connections and timeouts as transport, 400 and 401 as permanent', async () => {
+    const { provider } = await against(
+      (i) =>
+        [
+          { status: 429, headers: { 'retry-after-ms': '2500' }, json: openAiError('Rate limit reached', 'requests', 'rate_limit_exceeded') },
+          { status: 408, json: openAiError('timeout', 'timeout') },
+          { status: 409, json: openAiError('conflict', 'conflict') },
+          { status: 500, json: openAiError('server error', 'server_error') },
+          'drop' as const,
+          { hangMs: 2000 },
+          { status: 400, json: openAiError("This model's maximum context length is 128000 tokens", 'invalid_request_error', 'context_length_exceeded') },
+          { status: 401, json: openAiError('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key') },
+        ][i] as Scripted,
+      { timeoutMs: 300 },
+    );
+    const classes = [];
+    for (let i = 0; i < 8; i++) classes.push(provider.classify(await provider.generate(requestFor('R0')).catch((e: unknown) => e)));
+    expect(classes).toEqual([
+      { errorClass: 'transport', retryAfterMs: 2500 },
+      { errorClass: 'transport' },
+      { errorClass: 'transport' },
+      { errorClass: 'transport' },
+      { errorClass: 'transport' },
+      { errorClass: 'transport' },
+      { errorClass: 'permanent' },
+      { errorClass: 'permanent' },
+    ]);
+  });
+
+  it('talks to OpenAI-compatible servers with max_tokens and no reasoning_effort, and checks the server is there', async () => {
+    const { provider, requests } = await against((i) => (i === 0 ? { json: { object: 'list', data: [{ id: 'qwen', object: 'model' }] } } : { json: chatCompletion({ content: 'DECISION: KEEP' }, {}, 'qwen') }), {
+      local: true,
+    });
+    await provider.preflight();
+    await provider.generate(requestFor('R0'));
+    expect(requests[0]?.path).toBe('/v1/models');
+    expect(requests[1]?.body).toMatchObject({ model: 'qwen', max_tokens: 1500 });
+    expect(requests[1]?.body).not.toHaveProperty('reasoning_effort');
+    expect(requests[1]?.body).not.toHaveProperty('max_completion_tokens');
+    expect(provider.local).toBe(true);
+  });
+
+  it('refuses to start without OPENAI_API_KEY, or with an unreachable base URL', async () => {
+    const hosted = openAiChatProvider({ model: 'openai/gpt-x', apiModel: 'gpt-x', apiKey: undefined, baseURL: undefined, local: false, reasoningEffort: 'none' });
+    await expect(hosted.preflight()).rejects.toThrow(/set OPENAI_API_KEY/);
+    const gone = openAiChatProvider({ model: 'openai-compatible/q@http://127.0.0.1:1/v1', apiModel: 'q', apiKey: undefined, baseURL: 'http://127.0.0.1:1/v1', local: true, reasoningEffort: null });
+    await expect(gone.preflight()).rejects.toThrow(/cannot reach http:\/\/127\.0\.0\.1:1\/v1/);
+  });
+});

@@ -1,0 +1,47 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandSweep } from '../../core/sweep/sweep-config.js';
+import { readManifest } from '../../activities/run-store/manifest.js';
+import { runLayout } from '../../activities/run-store/run-layout.js';
+import { readTranscript, type AttemptRecord } from '../../activities/run-store/transcript.js';
+import { freePort } from '../../infra/ports.js';
+import { projectRoot } from '../../infra/project-root.js';
+import { summaryOf } from './harness.js';
+import { exited, startCli } from './processes.js';
+
+/** Fetched by `npm run fetch-model` (CI does); the test is skipped where it is absent. */
+const modelFile = join(projectRoot(), 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+
+describe('a real small LLM end to end', () => {
+  it.skipIf(!existsSync(modelFile))(
+    'plays SmolLM2-135M (GGUF, in process) through Temporal at R0 on two seeds, recording every real reply',
+    async () => {
+      const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-smollm2-')), 'run');
+      const model = `gguf/${relative(process.cwd(), modelFile)}`;
+      const cli = startCli(['run', '--model', model, '--rung', 'R0', '--seeds', '2000-2001', '--out', runDir, '--temporal-port', String(await freePort()), '--json']);
+      expect(await exited(cli), cli.output()).toBe(0);
+      const { config } = await readManifest(runDir);
+      for (const spec of expandSweep(config)) {
+        const summary = await summaryOf(runDir, spec);
+        // A 135M model: poor decisions, many unresolved turns, and a context that may run out. All of it is recorded.
+        expect(['stream-end', 'provider-error', 'token-cap']).toContain(summary.termination);
+        expect(summary.responseModels).toEqual(['SmolLM2-135M-Instruct.Q4_1.gguf']);
+        expect(summary.usage.estimated).toBe(false);
+        expect(summary.costUsd).toBe(0);
+        const transcript = await readTranscript(runLayout.transcript(runDir, spec));
+        expect(transcript.turns.length).toBeGreaterThan(0);
+        expect(transcript.turns.some((turn) => turn.reply.text.trim().length > 0)).toBe(true);
+        const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt' && r.outcome === 'ok');
+        expect(attempts.every((a) => a.usage.inputTokens > 0 && a.modelMatches === true)).toBe(true);
+        // The conversation grows append-only, so from the second turn on most of the prompt is reused.
+        expect(attempts.slice(1).every((a) => a.usage.cachedInputTokens > 0)).toBe(true);
+        if (summary.termination === 'provider-error') {
+          expect(transcript.records.some((r) => r.type === 'attempt' && r.outcome === 'permanent-error' && /context too long/.test(r.error ?? ''))).toBe(true);
+        }
+      }
+    },
+    15 * 60_000,
+  );
+});
