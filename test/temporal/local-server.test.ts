@@ -13,11 +13,18 @@ const temporal = serverForThisFile();
  * call) on its first `empties` samples of every turn, then skips.
  */
 let empties = 2;
+/** Answer the next chat request with a 429 asking for this many seconds' wait. */
+let rateLimitSeconds = 0;
 let loopback: Awaited<ReturnType<typeof startLoopback>>;
 const samplesPerTurn = new Map<string, number>();
 
 function reply(request: RecordedRequest) {
   if (request.path.endsWith('/models')) return { json: { object: 'list', data: [{ id: 'qwen', object: 'model' }] } };
+  if (rateLimitSeconds > 0) {
+    const wait = rateLimitSeconds;
+    rateLimitSeconds = 0;
+    return { status: 429, headers: { 'retry-after': String(wait) }, json: { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } } };
+  }
   const messages = (request.body?.messages ?? []) as { role: string }[];
   const turn = String(messages.filter((m) => m.role === 'user').length);
   const sample = (samplesPerTurn.get(turn) ?? 0) + 1;
@@ -60,6 +67,19 @@ describe('a local OpenAI-compatible server (empty-fence retries, paper F.5)', ()
       expect(turn.decision).toMatchObject({ action: 'pass', resolved: true });
     }
     expect(summary.costUsd).toBe(0);
+  }, 60_000);
+
+  it("honours a 429's retry-after when it asks for longer than the rerun rule's 1.5 s", async () => {
+    empties = 0;
+    rateLimitSeconds = 3;
+    const config = sweep('rate-limited');
+    const runDir = join(temporal.dir, 'rate-limited');
+    await sweepOn(temporal.server, config, runDir);
+    const [spec] = expandSweep(config);
+    const transcript = await transcriptOf(runDir, spec!);
+    const [limited, retried] = transcript.attemptsSinceResume(transcript.turns[0]!.t);
+    expect([limited?.outcome, retried?.outcome]).toEqual(['transport-error', 'ok']);
+    expect((Date.parse(retried!.at) - Date.parse(limited!.at)) / 1000).toBeGreaterThanOrEqual(3);
   }, 60_000);
 
   it('gives up after the configured number of retries, leaving the turn unresolved', async () => {
