@@ -4,6 +4,7 @@ import { isUrnRung } from '../core/rungs/rung.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { identityMatches } from './providers/model-identity.js';
 import { costOf } from './providers/prices.js';
+import { redactSecrets } from './providers/redact.js';
 import type { GenerateRequest, GenerateResponse, Provider } from './providers/provider.js';
 import { recordCost } from './run-store/cost-ledger.js';
 import { appendRecord, type AttemptRecord, type Termination } from './run-store/transcript.js';
@@ -68,7 +69,7 @@ export async function callProvider(provider: Provider, request: Omit<GenerateReq
       response = await withHeartbeat(() => provider.generate({ ...request, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }));
     } catch (error) {
       const { errorClass, retryAfterMs } = provider.classify(error);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = redactSecrets(error instanceof Error ? error.message : String(error));
       await record({
         latencyMs: Date.now() - started,
         outcome: errorClass === 'permanent' ? 'permanent-error' : 'transport-error',

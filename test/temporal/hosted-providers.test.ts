@@ -41,9 +41,13 @@ function playUrn(request: RecordedRequest, reportedModel: string) {
 
 let loopback: Awaited<ReturnType<typeof startLoopback>>;
 let reportedModel = 'claude-haiku-4-5-20251001';
+/** Answer with a 503 that quotes the key back, as a careless proxy might: retried, so it reaches Temporal's failures. */
+let rejectQuotingKey = false;
 
 beforeAll(async () => {
-  loopback = await startLoopback((request) => playUrn(request, reportedModel));
+  loopback = await startLoopback((request) =>
+    rejectQuotingKey ? { status: 503, json: { type: 'error', error: { type: 'api_error', message: `upstream refused key ${KEY}` } } } : playUrn(request, reportedModel),
+  );
   process.env.ANTHROPIC_API_KEY = KEY;
   process.env.ANTHROPIC_BASE_URL = loopback.url;
 });
@@ -114,6 +118,27 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
     expect(spent).toBeGreaterThanOrEqual(0.002);
     expect(spent).toBeLessThan(0.002 + 0.001); // one call past the cap at most
   }, 120_000);
+
+  it('keeps a key that an error message quotes back out of the transcript and of Temporal history', async () => {
+    rejectQuotingKey = true;
+    const config = sweep('rejected', { seeds: [2002] });
+    const runDir = join(temporal.dir, 'rejected');
+    await sweepOn(temporal.server, config, runDir);
+    rejectQuotingKey = false;
+    const [spec] = expandSweep(config);
+    expect(await summaryOf(runDir, spec!)).toMatchObject({ termination: 'transport-exhausted', mechanicalFailure: true });
+    const transcript = readFileSync(join(runDir, 'sessions', readdirSync(join(runDir, 'sessions'))[0]!, 'transcript.jsonl'), 'utf8');
+    expect(transcript).toContain('upstream refused key [redacted]');
+    for (const file of filesUnder(runDir)) expect(readFileSync(file, 'latin1').includes(KEY), file).toBe(false);
+    const connection = await Connection.connect({ address: temporal.server.address });
+    try {
+      const history = JSON.stringify(await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId('rejected')}/${sessionKey(spec!)}`).fetchHistory());
+      expect(history).toContain('[redacted]');
+      expect(history).not.toContain(KEY);
+    } finally {
+      await connection.close();
+    }
+  }, 90_000);
 
   it('records a response that names another model', async () => {
     reportedModel = 'claude-opus-4-8';
