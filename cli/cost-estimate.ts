@@ -7,6 +7,7 @@ import { turnMessage } from '../core/rungs/turn-message.js';
 import { nextDecisionPoint } from '../core/session/replay.js';
 import type { Action } from '../core/session/session-state.js';
 import { generateStream } from '../core/stream/generate-stream.js';
+import type { Stream } from '../core/stream/stream.js';
 import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
 import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { costOf } from '../activities/providers/prices.js';
@@ -35,8 +36,7 @@ export interface SessionEstimate {
  * from the prompt cache up to the previous request, and each reply is assumed
  * to have `outputShare` of the rung's maximum output.
  */
-function estimateSession(spec: SessionSpec, decide: (o: { occurrence: number }) => Action, outputShare: number): SessionEstimate {
-  const stream = generateStream(spec.seed, spec.stream);
+function estimateSession(spec: SessionSpec, stream: Stream, decide: (o: { occurrence: number }) => Action, outputShare: number): SessionEstimate {
   const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
   const framing = framingOf(spec);
   const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
@@ -87,8 +87,9 @@ export function estimateSweep(config: SweepConfig): CellEstimate[] {
   const typicalPolicy = commitAtK(2);
   for (const spec of expandSweep(config)) {
     const key = `${spec.model}|${spec.rung}`;
-    const typical = estimateSession(spec, (o) => typicalPolicy.decide(o as Parameters<typeof typicalPolicy.decide>[0]), TYPICAL_OUTPUT_SHARE);
-    const worst = estimateSession(spec, () => 'pass', 1);
+    const stream = generateStream(spec.seed, spec.stream);
+    const typical = estimateSession(spec, stream, (o) => typicalPolicy.decide(o as Parameters<typeof typicalPolicy.decide>[0]), TYPICAL_OUTPUT_SHARE);
+    const worst = estimateSession(spec, stream, () => 'pass', 1);
     const cell = cells.get(key);
     cells.set(
       key,
