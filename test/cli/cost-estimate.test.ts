@@ -1,0 +1,54 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { costOf } from '../../activities/providers/prices.js';
+import { estimateSweep } from '../../cli/cost-estimate.js';
+import { runCliWith } from './run-cli.js';
+
+const HAIKU = { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 };
+
+describe('the dry-run cost estimate', () => {
+  it('prices the rendered prompts: cached prefixes, typical below worst, free models at zero', () => {
+    const config = parseSweepConfig({
+      name: 'estimate',
+      models: ['anthropic/claude-haiku-4-5-20251001', 'policy/commit-at-2'],
+      rungs: ['R0', 'R2'],
+      seeds: [2000, 2001],
+      prices: { 'anthropic/claude-haiku-4-5-20251001': HAIKU },
+    });
+    const cells = estimateSweep(config);
+    expect(cells.map((c) => [c.model, c.rung, c.sessions])).toEqual([
+      ['anthropic/claude-haiku-4-5-20251001', 'R0', 2],
+      ['anthropic/claude-haiku-4-5-20251001', 'R2', 2],
+      ['policy/commit-at-2', 'R0', 2],
+      ['policy/commit-at-2', 'R2', 2],
+    ]);
+    for (const cell of cells) {
+      for (const estimate of [cell.typical, cell.worst]) {
+        const { inputTokens, cachedInputTokens, cacheWriteTokens } = estimate.usage;
+        // Every request re-reads the previous one and writes only what is new.
+        expect(cachedInputTokens + (cacheWriteTokens ?? 0)).toBe(inputTokens);
+        expect(cachedInputTokens / inputTokens).toBeGreaterThan(0.5);
+      }
+      expect(cell.worst.usage.inputTokens).toBeGreaterThan(cell.typical.usage.inputTokens);
+      expect(cell.worst.usage.outputTokens).toBeGreaterThan(cell.typical.usage.outputTokens);
+      if (cell.model.startsWith('anthropic/')) {
+        expect(cell.typical.costUsd).toBeCloseTo(costOf(cell.typical.usage, HAIKU), 10);
+        expect(cell.worst.costUsd).toBeGreaterThan(cell.typical.costUsd ?? Infinity);
+      } else {
+        expect([cell.typical.costUsd, cell.worst.costUsd]).toEqual([0, 0]);
+      }
+    }
+  });
+
+  it('starts nothing: no key needed, no run directory written', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'allocbench-estimate-')), 'run');
+    const { status, stdout } = runCliWith({}, ['run', '--model', 'anthropic/claude-haiku-4-5-20251001', '--rung', 'R1', '--seeds', '2000-2003', '--estimate', '--out', out]);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/anthropic\/claude-haiku-4-5-20251001\s+R1\s+4\s/);
+    expect(stdout).toMatch(/\$\d+\.\d\d/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
