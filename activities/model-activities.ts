@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { conversation } from '../core/chat/conversation.js';
 import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
+import { parseReply } from '../core/rungs/parse-reply.js';
 import { toolResults } from '../core/rungs/tool-results.js';
 import { toolSpecs } from '../core/rungs/tools.js';
 import { turnMessage } from '../core/rungs/turn-message.js';
@@ -13,6 +14,7 @@ import { callProvider } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { runLayout } from './run-store/run-layout.js';
 import { appendRecord, readTranscript, type Termination, type TurnRecord } from './run-store/transcript.js';
+import { createScriptTurnActivity } from './script-turn-activity.js';
 import { reachedCap } from './session-caps.js';
 import { loadSessionContext } from './session-context.js';
 
@@ -40,6 +42,8 @@ export function createModelActivities(providers: ProviderRegistry) {
      * and resumed sessions never pay twice.
      */
     async takeTurn({ runDir, spec, t }: TurnInput): Promise<TurnResult> {
+      const rung = spec.rung;
+      if (rung === 'R3') throw ApplicationFailure.nonRetryable('R3 sessions take script turns', 'SessionOutOfStep');
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
       const recorded = transcript.turns.find((turn) => turn.t === t);
@@ -68,6 +72,7 @@ export function createModelActivities(providers: ProviderRegistry) {
           observation: point.observation,
         },
         { runDir, spec, sessionKey: key, transcriptPath: path, t, previous: transcript.attemptsSinceResume(t) },
+        (reply) => parseReply(rung, reply),
       );
       if (outcome.kind === 'stopped') return outcome;
       const { response, parsed } = outcome;
@@ -93,6 +98,8 @@ export function createModelActivities(providers: ProviderRegistry) {
       });
       return { kind: 'decided', action: decision.action };
     },
+
+    takeScriptTurn: createScriptTurnActivity(providers),
   };
 }
 

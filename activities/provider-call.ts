@@ -1,7 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { parseReply, type ParsedDecision } from '../core/rungs/parse-reply.js';
+import type { ModelReply } from '../core/chat/messages.js';
+import type { DecisionFailure } from '../core/session/session-record.js';
 import { isUrnRung } from '../core/rungs/rung.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
+import { withHeartbeat } from './heartbeat.js';
 import { identityMatches } from './providers/model-identity.js';
 import { costOf } from './providers/prices.js';
 import { redactSecrets } from './providers/redact.js';
@@ -23,21 +25,12 @@ export interface CallContext {
   readonly previous: readonly AttemptRecord[];
 }
 
-export type CallOutcome =
-  | { readonly kind: 'reply'; readonly response: GenerateResponse; readonly parsed: ParsedDecision }
-  | { readonly kind: 'stopped'; readonly reason: Termination };
+/** A reply parsed into the rung's decision, or into a model-level failure. */
+export type Parsed = { readonly resolved: true } | { readonly resolved: false; readonly failure: DecisionFailure };
 
-/** Heartbeats while `work` runs, so a dead worker's turn is retried elsewhere soon. */
-async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
-  const context = Context.current();
-  const every = Math.max(1000, (context.info.heartbeatTimeoutMs ?? 30_000) / 3);
-  const timer = setInterval(() => context.heartbeat(), every);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
-}
+export type CallOutcome<P extends Parsed> =
+  | { readonly kind: 'reply'; readonly response: GenerateResponse; readonly parsed: P }
+  | { readonly kind: 'stopped'; readonly reason: Termination };
 
 function seedFor(sessionKey: string, t: number, attempt: number): number {
   let hash = 2166136261;
@@ -51,9 +44,14 @@ function seedFor(sessionKey: string, t: number, attempt: number): number {
  * number (or the provider's retry-after, if longer), at most three in all; a
  * permanent error stops the session. A local model's reply without a tool
  * call is sampled again, up to the session's empty-fence retries, each
- * attempt kept. Returns the reply that stands.
+ * attempt kept. Returns the reply that stands, parsed by the rung's `parse`.
  */
-export async function callProvider(provider: Provider, request: Omit<GenerateRequest, 'attempt' | 'sampleSeed'>, call: CallContext): Promise<CallOutcome> {
+export async function callProvider<P extends Parsed>(
+  provider: Provider,
+  request: Omit<GenerateRequest, 'attempt' | 'sampleSeed'>,
+  call: CallContext,
+  parse: (reply: ModelReply) => P,
+): Promise<CallOutcome<P>> {
   const { spec, t } = call;
   const context = Context.current();
   let attempt = call.previous.length;
@@ -83,7 +81,7 @@ export async function callProvider(provider: Provider, request: Omit<GenerateReq
       const delayMs = Math.max(BACKOFF_STEP_SECONDS * 1000 * failures, retryAfterMs ?? 0);
       throw ApplicationFailure.create({ type: 'TransportError', message: `turn ${t}, attempt ${attempt}: ${message}`, nextRetryDelay: delayMs });
     }
-    const parsed = parseReply(spec.rung, response);
+    const parsed = parse(response);
     const costUsd = response.costUsd ?? (spec.price ? costOf(response.usage, spec.price) : provider.local ? 0 : undefined);
     const resample = provider.local && !isUrnRung(spec.rung) && !parsed.resolved && parsed.failure === 'no-decision' && emptyReplies < spec.emptyRetries;
     await record({

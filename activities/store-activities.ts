@@ -9,6 +9,7 @@ import { readJsonIfExists, writeJsonAtomic } from './run-store/json-files.js';
 import { runLayout } from './run-store/run-layout.js';
 import type { SessionOutcome, SessionSummary } from './run-store/session-summary.js';
 import { appendRecord, MECHANICAL_FAILURES, readTranscript, type AttemptRecord, type Termination } from './run-store/transcript.js';
+import { scoreScriptSession } from './script-summary.js';
 import { loadSessionContext } from './session-context.js';
 
 export interface SessionRef {
@@ -64,14 +65,17 @@ export function createStoreActivities() {
 
     /**
      * Scores the session from the decisions its transcript records (turns never
-     * reached count as truncated), writes summary.json and the end record.
+     * reached count as truncated; R3 from its turns and script runs), writes
+     * summary.json and the end record.
      */
     async finishSession({ runDir, spec, termination }: FinishInput): Promise<SessionOutcome> {
       const { stream, classes, setting } = await loadSessionContext(runDir, spec);
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
-      const complete = withTruncatedTail(classes, setting, transcript.turns.map((turn) => turn.decision));
-      const metrics = sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions: complete });
+      const rules = { budget: spec.budget, charge: spec.charge };
+      const script = spec.rung === 'R3' ? scoreScriptSession(classes, rules, transcript) : undefined;
+      const complete = script ? [] : withTruncatedTail(classes, setting, transcript.turns.map((turn) => turn.decision));
+      const metrics = script?.metrics ?? sessionMetrics({ classes, rules, decisions: complete });
       const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
       const mechanicalFailure = MECHANICAL_FAILURES.includes(termination);
       const summary: SessionSummary = {
@@ -82,6 +86,7 @@ export function createStoreActivities() {
         mechanicalFailure,
         decisions: complete,
         metrics,
+        ...(script && { script: { turns: script.turns, metrics: script.script } }),
         responseModels: [...new Set(attempts.flatMap((a) => (a.responseModel ? [a.responseModel] : [])))],
         modelMismatch: attempts.some((a) => a.modelMatches === false),
         usage: usageTotals(attempts),

@@ -2,7 +2,7 @@ import { expandSweep } from '../core/sweep/sweep-config.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { readManifest } from '../activities/run-store/manifest.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
-import { readTranscript, type AttemptRecord, type TurnRecord } from '../activities/run-store/transcript.js';
+import { readTranscript, type AttemptRecord, type Transcript } from '../activities/run-store/transcript.js';
 
 /** One decision turn that needed more than one attempt, lost an attempt, or ended unresolved. */
 export interface AuditedTurn {
@@ -33,10 +33,21 @@ export interface AuditReport {
   readonly turns: readonly AuditedTurn[];
 }
 
-function describeDecision(turn: TurnRecord | undefined): string {
-  if (!turn) return 'no decision recorded';
-  const { action, resolved, failure } = turn.decision;
-  return resolved ? action : `${action} (unresolved: ${failure}${turn.detail ? `, ${turn.detail}` : ''})`;
+/** What turn t decided (R3: what its call did, and how its script ran), and whether it was unresolved. */
+function describeTurn(transcript: Transcript, t: number): { decision: string; unresolved: boolean } {
+  const turn = transcript.turns.find((candidate) => candidate.t === t);
+  if (turn) {
+    const { action, resolved, failure } = turn.decision;
+    return { decision: resolved ? action : `${action} (unresolved: ${failure}${turn.detail ? `, ${turn.detail}` : ''})`, unresolved: !resolved };
+  }
+  const scriptTurn = transcript.scriptTurns.find((candidate) => candidate.t === t);
+  if (!scriptTurn) return { decision: 'no decision recorded', unresolved: false };
+  const { action } = scriptTurn;
+  if (action.kind === 'unresolved') return { decision: `unresolved: ${action.failure}, ${action.detail}`, unresolved: true };
+  const run = transcript.executions.get(t);
+  const script = 'scriptId' in action ? ` ${action.scriptId}` : '';
+  const outcome = run ? (run.outcome.ok ? (run.correct ? ': correct' : ': wrong answer') : `: ${run.outcome.kind}`) : '';
+  return { decision: `${action.kind}${script}${outcome}`, unresolved: false };
 }
 
 /** Retries and unresolved decisions per turn, from the transcripts (Temporal's history does not keep attempts). */
@@ -53,13 +64,12 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
       if (record.type === 'attempt') byTurn.set(record.t, [...(byTurn.get(record.t) ?? []), record]);
     }
     for (const [t, records] of byTurn) {
-      const turn = transcript.turns.find((candidate) => candidate.t === t);
+      const { decision, unresolved } = describeTurn(transcript, t);
       decisionTurns++;
       attempts += records.length;
       const lost = Math.max(0, Math.max(...records.map((r) => r.activityAttempt)) - records.length);
       lostAttempts += lost;
       const retried = records.length > 1 || records.some((r) => r.outcome !== 'ok');
-      const unresolved = turn !== undefined && !turn.decision.resolved;
       if (retried) retriedTurns++;
       if (unresolved) unresolvedTurns++;
       if (!retried && !unresolved && lost === 0) continue;
@@ -76,7 +86,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
           tokens: r.usage.inputTokens + r.usage.outputTokens,
         })),
         lostAttempts: lost,
-        decision: describeDecision(turn),
+        decision,
       });
     }
   }

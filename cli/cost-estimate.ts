@@ -4,7 +4,11 @@ import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolSpecs } from '../core/rungs/tools.js';
 import { turnMessage } from '../core/rungs/turn-message.js';
+import type { ScriptActionKind } from '../core/scripts/script-ledger.js';
+import { scriptTurnMessage } from '../core/scripts/script-turn-message.js';
+import { nextScriptPoint } from '../core/scripts/script-walk.js';
 import { nextDecisionPoint } from '../core/session/replay.js';
+import type { SessionSetting } from '../core/session/run-session.js';
 import type { Action } from '../core/session/session-state.js';
 import { generateStream } from '../core/stream/generate-stream.js';
 import type { Stream } from '../core/stream/stream.js';
@@ -30,23 +34,48 @@ export interface SessionEstimate {
   readonly costUsd: number | null;
 }
 
+type Decide = (o: { occurrence: number; label: number; held: readonly number[] }) => Action;
+
+/** The user messages of a session's turns, for an agent that decides with `decide`. */
+function userMessages(spec: SessionSpec, stream: Stream, setting: SessionSetting, decide: Decide): string[] {
+  const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
+  const itemAt = (t: number) => stream.items[t - 1] as (typeof stream.items)[number];
+  const messages: string[] = [];
+  if (spec.rung === 'R3') {
+    // Every item is a turn: run a held class's script, write where the agent commits, else answer.
+    const played: ScriptActionKind[] = [];
+    for (let point = nextScriptPoint(classes, setting, played); point; point = nextScriptPoint(classes, setting, played)) {
+      messages.push(scriptTurnMessage(point, itemAt(point.t)));
+      const o = point.observation;
+      const action = o.held.includes(o.label) ? 'run' : o.remaining > 0 && decide(o) === 'commit' ? 'write' : 'answer';
+      played.push(action);
+      if (action === 'write' && o.remaining === 1 && spec.script.end === 'budget-exhausted') break;
+    }
+    return messages;
+  }
+  const framing = framingOf(spec);
+  const decided: { action: Action }[] = [];
+  for (let point = nextDecisionPoint(classes, setting, decided); point; point = nextDecisionPoint(classes, setting, decided)) {
+    messages.push(turnMessage(framing, point, itemAt(point.t)));
+    decided.push({ action: decide(point.observation) });
+  }
+  return messages;
+}
+
 /**
  * Tokens and cost of one session, by rendering its real prompts: the
  * conversation grows append-only, every request but the first can be read
  * from the prompt cache up to the previous request, and each reply is assumed
  * to have `outputShare` of the rung's maximum output.
  */
-function estimateSession(spec: SessionSpec, stream: Stream, decide: (o: { occurrence: number }) => Action, outputShare: number): SessionEstimate {
-  const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
-  const framing = framingOf(spec);
+function estimateSession(spec: SessionSpec, stream: Stream, decide: Decide, outputShare: number): SessionEstimate {
   const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
   const replyTokens = Math.round(MAX_OUTPUT_TOKENS[spec.rung] * outputShare);
-  let conversationChars = systemPrompt(framing).length + JSON.stringify(toolSpecs(spec.rung)).length;
+  let conversationChars = systemPrompt(framingOf(spec)).length + JSON.stringify(toolSpecs(spec.rung)).length;
   let previousInput = 0;
   const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
-  const decided: { action: Action }[] = [];
-  for (let point = nextDecisionPoint(classes, setting, decided); point; point = nextDecisionPoint(classes, setting, decided)) {
-    conversationChars += turnMessage(framing, point, stream.items[point.t - 1] as (typeof stream.items)[number]).length;
+  for (const user of userMessages(spec, stream, setting, decide)) {
+    conversationChars += user.length;
     const input = Math.ceil(conversationChars / CHARS_PER_TOKEN);
     total.inputTokens += input;
     total.cachedInputTokens += previousInput;
@@ -54,7 +83,6 @@ function estimateSession(spec: SessionSpec, stream: Stream, decide: (o: { occurr
     total.outputTokens += replyTokens;
     previousInput = input;
     conversationChars += replyTokens * CHARS_PER_TOKEN;
-    decided.push({ action: decide(point.observation) });
   }
   return { usage: total, costUsd: spec.price ? costOf(total, spec.price) : isFree(spec.model) ? 0 : null };
 }

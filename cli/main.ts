@@ -1,9 +1,10 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-node-snapshot
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
 import { registerAudit } from './commands/audit.js';
 import { registerPanel } from './commands/panel.js';
 import { registerRun } from './commands/run.js';
+import { registerSandbox } from './commands/sandbox.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerSolve } from './commands/solve.js';
 import { registerStatus } from './commands/status.js';
@@ -20,6 +21,7 @@ const program = new Command('allocbench')
 registerSolve(program);
 registerStream(program);
 registerSimulate(program);
+registerSandbox(program);
 registerPanel(program);
 registerRun(program);
 registerSweep(program);

@@ -12,7 +12,8 @@ export function resultsTable(results: RunResults): string {
     String(cell.charge),
     `${cell.finished}/${cell.sessions}`,
     fixed(cell.pooled?.itemsPerStream ?? null),
-    percent(cell.pooled?.score ?? null),
+    // The paper does not score R3: its credit mixes allocation with script-writing ability.
+    cell.rung === 'R3' ? '–' : percent(cell.pooled?.score ?? null),
     percent(cell.pooled?.firstSight ?? null),
     percent(cell.pooled?.firstSightHazard ?? null),
     fixed(cell.pooled?.commitmentsPerSession ?? null),
@@ -20,7 +21,29 @@ export function resultsTable(results: RunResults): string {
     cell.mechanicalFailures > 0 ? `${cell.mechanicalFailures} mechanical` : cell.invalid ? 'INVALID (>10% unresolved)' : 'ok',
   ]);
   const header = ['model', 'rung', 'reskin', 'N', 'B', 'K', 'sessions', 'items/stream', 'Score', 'first-sight', 'hazard', 'commits/seed', 'unresolved', 'validity'];
-  return table(header, rows, [0, 1, 2, 3, 13]);
+  const r3 = results.cells.filter((cell) => cell.script);
+  return r3.length === 0 ? table(header, rows, [0, 1, 2, 3, 13]) : `${table(header, rows, [0, 1, 2, 3, 13])}\n\n${scriptTable(r3)}`;
+}
+
+/** R3's own diagnostics per cell (paper B.6, F.5). */
+function scriptTable(cells: RunResults['cells']): string {
+  const rows = cells.map((cell) => {
+    const s = cell.script;
+    return [
+      cell.model,
+      `${cell.budget}`,
+      `${cell.charge}`,
+      `${s?.firstSightBuilds ?? 0}/${s?.builds ?? 0}`,
+      fixed(s?.buildsPerSession ?? null),
+      String(s?.reuseRuns ?? 0),
+      `${s?.crossClassRunsRefused ?? 0} (${percent(s?.refusedRunRate ?? null)})`,
+      percent(s?.scriptSuccessRate ?? null),
+      `${s?.rawAnswers ?? 0} (${percent(s?.rawAccuracy ?? null)} correct)`,
+      `${s?.zeroBuildSessions ?? 0}/${s?.sessions ?? 0}`,
+    ];
+  });
+  const header = ['R3 model', 'B', 'K', 'first-sight builds', 'builds/seed', 'reuse runs', 'refused runs', 'script success', 'raw answers', 'zero-build seeds'];
+  return table(header, rows, [0]);
 }
 
 /** The one JSON object `run --json` prints. */

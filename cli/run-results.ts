@@ -1,4 +1,5 @@
 import { poolMetrics, type PooledMetrics } from '../core/metrics/pooled-metrics.js';
+import { poolScriptMetrics, type PooledScriptMetrics } from '../core/scripts/pooled-script-metrics.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { expandSweep } from '../core/sweep/sweep-config.js';
 import { readJsonIfExists } from '../activities/run-store/json-files.js';
@@ -22,6 +23,8 @@ export interface CellResult {
   readonly mechanicalFailures: number;
   /** Pooled over the finished sessions that did not fail mechanically; null when there are none. */
   readonly pooled: PooledMetrics | null;
+  /** R3 cells: builds, reuse, refused runs, script success and raw answers. */
+  readonly script: PooledScriptMetrics | null;
   readonly unresolved: number;
   readonly invalid: boolean;
 }
@@ -56,6 +59,7 @@ export async function readRunResults(runDir: string): Promise<RunResults> {
     const finished = cellSummaries.filter((s): s is SessionSummary => s !== undefined);
     const valid = finished.filter((s) => !s.mechanicalFailure);
     const pooled = valid.length > 0 ? poolMetrics(valid.map((s) => s.metrics)) : null;
+    const scriptMetrics = valid.flatMap((s) => (s.script ? [s.script.metrics] : []));
     return {
       model: spec.model,
       rung: spec.rung,
@@ -67,6 +71,7 @@ export async function readRunResults(runDir: string): Promise<RunResults> {
       finished: finished.length,
       mechanicalFailures: finished.length - valid.length,
       pooled,
+      script: scriptMetrics.length > 0 ? poolScriptMetrics(scriptMetrics) : null,
       unresolved: valid.reduce((sum, s) => sum + s.metrics.unresolved, 0),
       invalid: (pooled?.unresolvedRate ?? 0) > UNRESOLVED_LIMIT,
     };

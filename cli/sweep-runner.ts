@@ -12,6 +12,7 @@ import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.
 import { ensureSearchAttributes } from '../infra/search-attributes-setup.js';
 import { connectClient, connectWorker, targetFromEnv, type TemporalTarget } from '../infra/temporal-target.js';
 import { createWorkers, runWorkers } from '../workers/create-workers.js';
+import { startSandboxProcess, type SandboxProcess } from '../workers/sandbox-launcher.js';
 import { providerOf, SESSIONS_TASK_QUEUE } from '../workers/task-queues.js';
 import { SWEEP_ID } from '../workflows/search-attributes.js';
 import { sweepWorkflow, type SweepProgress } from '../workflows/sweep-workflow.js';
@@ -50,6 +51,9 @@ async function checkModels(config: SweepConfig, inProcessWorkers: boolean): Prom
   }
 }
 
+/** R3 scripts run at once in the sandbox worker process (`limits.sandbox` in a sweep). */
+const DEFAULT_SANDBOX_CONCURRENCY = 2;
+
 /** A local GGUF model runs on this machine's cores; hosted providers take more calls at once. */
 const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = { gguf: 2 };
 
@@ -77,6 +81,7 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
   let server: DevServer | undefined;
   let connection: Connection | undefined;
   let workerConnection: NativeConnection | undefined;
+  let sandbox: SandboxProcess | undefined;
   try {
     if (!remote) {
       server = await startDevServer({ dbFile: join(runLayout.temporal(options.runDir), 'dev.sqlite'), port: options.temporalPort });
@@ -90,6 +95,13 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
     const workers = workerConnection
       ? await createWorkers({ connection: workerConnection, namespace: target.namespace, sessions: true, providers: providerLimits(config) })
       : [];
+    if (options.inProcessWorkers && config.rungs.includes('R3')) {
+      sandbox = startSandboxProcess({
+        env: { TEMPORAL_ADDRESS: target.address, TEMPORAL_NAMESPACE: target.namespace },
+        concurrency: config.limits.sandbox?.concurrency ?? DEFAULT_SANDBOX_CONCURRENCY,
+        say: options.say,
+      });
+    }
     const client = new Client({ connection, namespace: target.namespace });
     const handle = await client.workflow.start(sweepWorkflow, {
       workflowId: sweepWorkflowId(config.name),
@@ -103,6 +115,7 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
     await runWorkers(workers, result);
     return await result;
   } finally {
+    await sandbox?.stop();
     await workerConnection?.close();
     await connection?.close();
     await shutdownRuntime();

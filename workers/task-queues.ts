@@ -5,6 +5,9 @@
  */
 export const SESSIONS_TASK_QUEUE = 'allocbench-sessions';
 
+/** R3 scripts run only here, in the sandbox worker process. */
+export const SANDBOX_TASK_QUEUE = 'allocbench-sandbox';
+
 export function providerTaskQueue(provider: string): string {
   return `allocbench-provider-${provider}`;
 }

@@ -8,6 +8,7 @@ import type { StoreActivities } from '../activities/store-activities.js';
 import type { SessionOutcome } from '../activities/run-store/session-summary.js';
 import type { Termination } from '../activities/run-store/transcript.js';
 import { providerOf, providerTaskQueue } from '../workers/task-queues.js';
+import { scriptSession } from './script-session.js';
 
 export interface SessionInput {
   readonly runDir: string;
@@ -16,7 +17,7 @@ export interface SessionInput {
   readonly heartbeatSeconds: number;
   /** Carried over a continue-as-new: the class sequence, one character per item. */
   readonly classes?: string;
-  /** Carried over a continue-as-new: the decisions so far, one character each. */
+  /** Carried over a continue-as-new: the decisions so far (R3: the turns played), one character each. */
   readonly actions?: string;
 }
 
@@ -39,6 +40,7 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
     // delay; this policy only has to keep retrying across dead workers.
     retry: { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 },
   });
+  if (spec.rung === 'R3') return scriptSession(input, model, store);
   const code = input.classes ?? (await store.prepareSession({ runDir, spec })).classes;
   const classes = decodeClasses(code);
   const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };

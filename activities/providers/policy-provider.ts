@@ -6,6 +6,7 @@ import type { ModelReply, ToolCall } from '../../core/chat/messages.js';
 import type { DecisionFailure } from '../../core/session/session-record.js';
 import type { Action } from '../../core/session/session-state.js';
 import { ProviderError, type GenerateRequest, type GenerateResponse, type Provider } from './provider.js';
+import { builderReply, type BuilderFaults } from './reference-builder.js';
 
 /*
  * `policy/<name>[?faults]`: the core's reference policies played through the
@@ -16,6 +17,10 @@ import { ProviderError, type GenerateRequest, type GenerateResponse, type Provid
  *   transport=<t>x<n>[,...]       the first n attempts at turn t fail with a transport error
  *   permanent=<t>[,...]           turn t fails with a permanent provider error
  *   reply=<t>:<failure>[,...]     turn t gets a reply that is a model-level failure
+ * At R3 the agent is the reference builder (reference-builder.ts), with its own faults:
+ *   hand=<t>[,...]                answer turn t directly and correctly
+ *   cross=<t>[,...]               run another class's script at turn t (refused)
+ *   broken=<t>[,...]              write a script that throws, if writing at turn t
  */
 
 type ReplyFailure = Exclude<DecisionFailure, 'truncated'>;
@@ -28,6 +33,7 @@ export interface PolicyAgentSpec {
   readonly transportFailures: ReadonlyMap<number, number>;
   readonly permanentFailures: ReadonlySet<number>;
   readonly replyFailures: ReadonlyMap<number, ReplyFailure>;
+  readonly builder: BuilderFaults;
 }
 
 function policyNamed(name: string): Policy {
@@ -54,7 +60,7 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
   const transportFailures = new Map<number, number>();
   const replyFailures = new Map<number, ReplyFailure>();
   for (const [key, value] of params) {
-    if (!['delay', 'cost', 'transport', 'permanent', 'reply'].includes(key)) throw new InputError(`policy agent: unknown option '${key}'`);
+    if (!['delay', 'cost', 'transport', 'permanent', 'reply', 'hand', 'cross', 'broken'].includes(key)) throw new InputError(`policy agent: unknown option '${key}'`);
     if (key === 'transport') {
       for (const part of value.split(',')) {
         const match = /^(\d+)x(\d+)$/.exec(part);
@@ -76,14 +82,15 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
   if (!Number.isFinite(delayMs) || delayMs < 0) throw new InputError(`policy agent delay: '${params.get('delay')}' is not a duration in ms`);
   const costUsd = Number(params.get('cost') ?? 0);
   if (!Number.isFinite(costUsd) || costUsd < 0) throw new InputError(`policy agent cost: '${params.get('cost')}' is not an amount in USD`);
-  const permanent = params.get('permanent');
+  const turns = (key: string) => new Set(params.get(key) ? turnList(params.get(key) as string, key) : []);
   return {
     policy: policyNamed(name),
     delayMs,
     costUsd,
     transportFailures,
-    permanentFailures: new Set(permanent ? turnList(permanent, 'permanent') : []),
+    permanentFailures: turns('permanent'),
     replyFailures,
+    builder: { hand: turns('hand'), cross: turns('cross'), broken: turns('broken') },
   };
 }
 
@@ -143,7 +150,12 @@ export function policyProvider(model: string): Provider {
       const failure = spec.replyFailures.get(t);
       const o = request.observation;
       const rationale = `Reference policy ${spec.policy.name}: occurrence ${o.occurrence} of this class at turn ${o.turn}, ${o.remaining} of ${o.budget} left.`;
-      const reply = failure ? failingReply(request, failure) : replyFor(request, spec.policy.decide(o), rationale);
+      const scriptRung = request.tools.some((tool) => tool.name === 'write_script');
+      const reply = failure
+        ? failingReply(request, failure)
+        : scriptRung
+          ? builderReply(request, () => spec.policy.decide(o), spec.builder, rationale)
+          : replyFor(request, spec.policy.decide(o), rationale);
       const prompt = request.system + request.messages.map((m) => m.content).join('');
       return {
         ...reply,

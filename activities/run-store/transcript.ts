@@ -1,12 +1,17 @@
 import type { ModelReply, ToolSpec } from '../../core/chat/messages.js';
 import type { ToolResult } from '../../core/rungs/tool-results.js';
+import type { ScriptAction } from '../../core/scripts/script-ledger.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import type { Usage } from '../providers/provider.js';
+import type { ScriptOutcome } from '../sandbox/script-outcome.js';
 import { appendJsonLine, readJsonLines } from './json-files.js';
 
-/** How a session ended. The mechanical failures permit a replacement run (paper B.6). */
-export type Termination = 'stream-end' | 'token-cap' | 'cost-cap' | 'run-cost-cap' | 'transport-exhausted' | 'provider-error';
+/**
+ * How a session ended. The mechanical failures permit a replacement run
+ * (paper B.6); 'budget-exhausted' is R3's stop after the last write (B.4).
+ */
+export type Termination = 'stream-end' | 'budget-exhausted' | 'token-cap' | 'cost-cap' | 'run-cost-cap' | 'transport-exhausted' | 'provider-error';
 export const MECHANICAL_FAILURES: readonly Termination[] = ['transport-exhausted', 'provider-error'];
 
 /** Written once, when the session is prepared: what the model is told before the first turn. */
@@ -59,6 +64,43 @@ export interface TurnRecord {
   readonly responseModel: string;
 }
 
+/** A completed R3 turn: the reply and what it did. A script's run on the item is recorded separately. */
+export interface ScriptTurnRecord {
+  readonly type: 'script-turn';
+  readonly at: string;
+  readonly t: number;
+  readonly classId: number;
+  readonly occurrence: number;
+  readonly user: string;
+  readonly reply: ModelReply;
+  readonly action: ScriptAction;
+  /** For a raw answer: whether it was the gold answer. */
+  readonly answerCorrect?: boolean;
+  readonly usage: Usage;
+  readonly responseModel: string;
+}
+
+/** Written before a script runs, so a retry after a lost sandbox worker knows the script was the last thing it ran. */
+export interface ExecutionStartRecord {
+  readonly type: 'execution-start';
+  readonly at: string;
+  readonly t: number;
+}
+
+/** A script's run on turn t's item (the write's test run, or a reuse run). */
+export interface ExecutionRecord {
+  readonly type: 'execution';
+  readonly at: string;
+  readonly t: number;
+  readonly scriptId: string;
+  readonly outcome: ExecutionOutcome;
+  /** The script returned the gold answer: the item is credited. */
+  readonly correct: boolean;
+}
+
+/** The sandbox's outcome, or the loss of the sandbox worker while the script ran. */
+export type ExecutionOutcome = ScriptOutcome | { readonly ok: false; readonly kind: 'worker-lost'; readonly error: string; readonly ms: number; readonly logs: string };
+
 /** A replacement run after a mechanical failure: the rerun rules count attempts afresh from here. */
 export interface ResumeRecord {
   readonly type: 'resume';
@@ -72,7 +114,15 @@ export interface EndRecord {
   readonly termination: Termination;
 }
 
-export type TranscriptRecord = SessionStartRecord | AttemptRecord | TurnRecord | ResumeRecord | EndRecord;
+export type TranscriptRecord =
+  | SessionStartRecord
+  | AttemptRecord
+  | TurnRecord
+  | ScriptTurnRecord
+  | ExecutionStartRecord
+  | ExecutionRecord
+  | ResumeRecord
+  | EndRecord;
 
 /** A transcript as the activities need it. */
 export interface Transcript {
@@ -80,6 +130,12 @@ export interface Transcript {
   readonly start?: SessionStartRecord;
   /** Completed turns in order, one per turn (a duplicate line, from a crashed writer, is ignored). */
   readonly turns: readonly TurnRecord[];
+  /** R3: completed turns in order, one per turn. */
+  readonly scriptTurns: readonly ScriptTurnRecord[];
+  /** R3: script runs by turn. */
+  readonly executions: ReadonlyMap<number, ExecutionRecord>;
+  /** R3: turns whose script run started. */
+  readonly executionsStarted: ReadonlySet<number>;
   /** Tokens used over every attempt, input and output. */
   readonly tokensUsed: number;
   /** USD spent over every attempt whose cost is known. */
@@ -93,11 +149,17 @@ export interface Transcript {
 export async function readTranscript(path: string): Promise<Transcript> {
   const records = await readJsonLines<TranscriptRecord>(path);
   const turns = new Map<number, TurnRecord>();
+  const scriptTurns = new Map<number, ScriptTurnRecord>();
+  const executions = new Map<number, ExecutionRecord>();
+  const executionsStarted = new Set<number>();
   let tokensUsed = 0;
   let costUsd = 0;
   let lastResume = -1;
   records.forEach((record, index) => {
     if (record.type === 'turn' && !turns.has(record.t)) turns.set(record.t, record);
+    if (record.type === 'script-turn' && !scriptTurns.has(record.t)) scriptTurns.set(record.t, record);
+    if (record.type === 'execution' && !executions.has(record.t)) executions.set(record.t, record);
+    if (record.type === 'execution-start') executionsStarted.add(record.t);
     if (record.type === 'attempt') {
       tokensUsed += record.usage.inputTokens + record.usage.outputTokens;
       costUsd += record.costUsd ?? 0;
@@ -109,6 +171,9 @@ export async function readTranscript(path: string): Promise<Transcript> {
     records,
     start: records.find((r): r is SessionStartRecord => r.type === 'session'),
     turns: [...turns.values()].sort((a, b) => a.t - b.t),
+    scriptTurns: [...scriptTurns.values()].sort((a, b) => a.t - b.t),
+    executions,
+    executionsStarted,
     tokensUsed,
     costUsd,
     attemptsSinceResume: (t) =>

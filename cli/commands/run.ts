@@ -4,6 +4,7 @@ import { MAX_SEED } from '../../core/random/rng.js';
 import { isUrnRung, RUNGS, type Rung } from '../../core/rungs/rung.js';
 import { RESKINS, type Reskin } from '../../core/rungs/vocabulary.js';
 import { InputError } from '../../core/errors.js';
+import { DEFAULT_SCRIPT_SETTINGS, SCRIPT_LIMIT_RANGES } from '../../core/scripts/script-settings.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { slug } from '../../core/sweep/slug.js';
 import { integerIn, numberIn, oneOf, seedList } from '../options.js';
@@ -24,6 +25,9 @@ interface RunFlags extends ExecutionFlags {
   cap?: number;
   window: number;
   magnitude: number;
+  r3End: 'budget-exhausted' | 'stream-end';
+  scriptTimeoutMs: number;
+  scriptMemoryMb: number;
 }
 
 const panel = Array.from({ length: PANEL_SEEDS.last - PANEL_SEEDS.first + 1 }, (_, i) => PANEL_SEEDS.first + i);
@@ -44,7 +48,10 @@ export function registerRun(program: Command): void {
       .option('--unit-cap <usd>', 'cost cap per session (seed) in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--cap <usd>', 'cost cap for the whole run in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
-      .option('--magnitude <M>', 'instance magnitude', integerIn(10, 10_000), 100),
+      .option('--magnitude <M>', 'instance magnitude (1000 for the paper\'s hand-solving check)', integerIn(10, 10_000), 100)
+      .option('--r3-end <when>', 'R3: stop after the last write (budget-exhausted) or play the whole stream (stream-end)', oneOf(['budget-exhausted', 'stream-end'] as const), 'budget-exhausted')
+      .option('--script-timeout-ms <n>', 'R3: time limit of one script run', integerIn(...SCRIPT_LIMIT_RANGES.timeoutMs), DEFAULT_SCRIPT_SETTINGS.timeoutMs)
+      .option('--script-memory-mb <n>', 'R3: heap limit of one script run', integerIn(...SCRIPT_LIMIT_RANGES.memoryMb), DEFAULT_SCRIPT_SETTINGS.memoryMb),
   ).action(async (flags: RunFlags) => {
     if (flags.reskin && !isUrnRung(flags.rung)) throw new InputError('--reskin: applies only to R0 and probe');
     const reskin = flags.reskin ?? 'ball';
@@ -64,6 +71,7 @@ export function registerRun(program: Command): void {
       unitCap: flags.unitCap ?? null,
       runCap: flags.cap ?? null,
       window: flags.window,
+      r3: { end: flags.r3End, timeoutMs: flags.scriptTimeoutMs, memoryMb: flags.scriptMemoryMb },
     }, flags.prices));
     await executeSweep(config, flags);
   });

@@ -4,12 +4,15 @@ import { PROVIDER_NAMES } from '../../activities/providers/registry.js';
 import { installQuietRuntime, shutdownRuntime } from '../../infra/temporal-runtime.js';
 import { connectWorker, targetFromEnv } from '../../infra/temporal-target.js';
 import { createWorkers, runWorkers } from '../../workers/create-workers.js';
+import { startSandboxProcess } from '../../workers/sandbox-launcher.js';
 import { integerIn, numberIn } from '../options.js';
 
 interface WorkerFlags {
   providers: string;
   sessions: boolean;
+  sandbox: boolean;
   concurrency: number;
+  sandboxConcurrency: number;
   perSecond?: number;
 }
 
@@ -19,6 +22,8 @@ export function registerWorker(program: Command): void {
     .description('serve sessions and model calls for a Temporal cluster (TEMPORAL_ADDRESS) until interrupted')
     .option('--providers <list>', `provider queues to serve, comma-separated (${PROVIDER_NAMES.join(', ')})`, PROVIDER_NAMES.join(','))
     .option('--no-sessions', 'serve only provider queues, not the session workflows')
+    .option('--no-sandbox', 'do not run the R3 sandbox worker process')
+    .option('--sandbox-concurrency <n>', 'R3 scripts run at once by the sandbox worker process', integerIn(1, 256), 2)
     .option('--concurrency <n>', 'model calls run at once per provider queue', integerIn(1, 10_000), 8)
     .option('--per-second <r>', 'calls per second per provider queue, enforced by the server across all workers', numberIn(0, 1e6, { exclusiveMin: true }))
     .action(async (flags: WorkerFlags) => {
@@ -39,8 +44,11 @@ export function registerWorker(program: Command): void {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
-      process.stderr.write(`allocbench worker on ${target.address} (${target.namespace}): ${flags.sessions ? 'sessions, ' : ''}providers ${providers.join(', ')}\n`);
+      const say = (line: string) => process.stderr.write(`${line}\n`);
+      const sandbox = flags.sandbox ? startSandboxProcess({ env: {}, concurrency: flags.sandboxConcurrency, say }) : undefined;
+      say(`allocbench worker on ${target.address} (${target.namespace}): ${flags.sessions ? 'sessions, ' : ''}${sandbox ? 'R3 sandbox, ' : ''}providers ${providers.join(', ')}`);
       await runWorkers(workers, stop);
+      await sandbox?.stop();
       await connection.close();
       await shutdownRuntime();
     });

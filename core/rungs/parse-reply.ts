@@ -1,7 +1,7 @@
 import type { ModelReply } from '../chat/messages.js';
 import type { DecisionFailure } from '../session/session-record.js';
 import type { Action } from '../session/session-state.js';
-import type { Rung } from './rung.js';
+import type { DecisionRung } from './rung.js';
 import { decisionTools } from './tools.js';
 
 /** A reply turned into a decision, or into a model-level failure that defaults to pass (paper B.6). */
@@ -27,7 +27,7 @@ function parseText(text: string): ParsedDecision {
 }
 
 /** Tool rungs: exactly one call to one of the rung's two tools, with valid arguments. */
-function parseToolCalls(rung: Rung, reply: ModelReply): ParsedDecision {
+function parseToolCalls(rung: DecisionRung, reply: ModelReply): ParsedDecision {
   const tools = decisionTools(rung);
   const unknown = reply.toolCalls.find((call) => !tools.some((tool) => tool.name === call.name));
   if (unknown) return fail('unknown-function', `unknown function ${unknown.name}`);
@@ -47,6 +47,6 @@ function parseToolCalls(rung: Rung, reply: ModelReply): ParsedDecision {
   return { resolved: true, action: tool.action };
 }
 
-export function parseReply(rung: Rung, reply: ModelReply): ParsedDecision {
+export function parseReply(rung: DecisionRung, reply: ModelReply): ParsedDecision {
   return rung === 'R0' ? parseText(reply.text) : parseToolCalls(rung, reply);
 }

@@ -1,5 +1,6 @@
 import { article, capitalize } from './english.js';
 import type { Framing } from './framing.js';
+import { scriptPrompt } from '../scripts/script-prompt.js';
 import { isUrnRung } from './rung.js';
 import { VOCABULARIES, type Vocabulary } from './vocabulary.js';
 
@@ -60,5 +61,6 @@ function problemPrompt(framing: Framing): string {
 }
 
 export function systemPrompt(framing: Framing): string {
+  if (framing.rung === 'R3') return scriptPrompt(framing);
   return isUrnRung(framing.rung) ? urnPrompt(framing) : problemPrompt(framing);
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../chat/messages.js';
 import type { Action } from '../session/session-state.js';
-import type { Rung } from './rung.js';
+import { scriptToolSpecs } from '../scripts/script-tools.js';
+import type { DecisionRung, Rung } from './rung.js';
 
 /**
  * The decision tools of each tool rung, defined once as zod schemas: the JSON
@@ -32,7 +33,7 @@ const skip: DecisionTool = {
   arguments: noArguments,
 };
 
-export const DECISION_TOOLS: Readonly<Record<Exclude<Rung, 'R0'>, readonly DecisionTool[]>> = {
+export const DECISION_TOOLS: Readonly<Record<Exclude<DecisionRung, 'R0'>, readonly DecisionTool[]>> = {
   probe: [
     { name: 'keep', action: 'commit', description: 'Keep the current item: collect it and every future item with the same attribute.', arguments: noArguments },
     { name: 'pass', action: 'pass', description: 'Pass on the current item: it scores zero.', arguments: noArguments },
@@ -58,12 +59,13 @@ export const DECISION_TOOLS: Readonly<Record<Exclude<Rung, 'R0'>, readonly Decis
   ],
 };
 
-export function decisionTools(rung: Rung): readonly DecisionTool[] {
+export function decisionTools(rung: DecisionRung): readonly DecisionTool[] {
   return rung === 'R0' ? [] : DECISION_TOOLS[rung];
 }
 
-/** The tools offered to the model at a rung (none at R0, which answers in text). */
+/** The tools offered to the model at a rung (none at R0, which answers in text; R3 has its script tools). */
 export function toolSpecs(rung: Rung): ToolSpec[] {
+  if (rung === 'R3') return scriptToolSpecs();
   return decisionTools(rung).map((tool) => ({
     name: tool.name,
     description: tool.description,

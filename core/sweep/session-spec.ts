@@ -3,6 +3,7 @@ import { isUrnRung, type Rung } from '../rungs/rung.js';
 import type { Reskin } from '../rungs/vocabulary.js';
 import type { StreamConfig } from '../stream/stream-config.js';
 import { FAMILY_NAMES } from '../families/family.js';
+import type { ScriptSettings } from '../scripts/script-settings.js';
 import type { Price } from './price.js';
 import { slug } from './slug.js';
 
@@ -29,6 +30,8 @@ export interface SessionSpec {
   readonly price: Price | null;
   /** Re-samples of a local model's reply that has no tool call (paper F.5). */
   readonly emptyRetries: number;
+  /** R3 only: when the session ends and the sandbox's limits. */
+  readonly script: ScriptSettings;
 }
 
 /** Human-readable identity of a session, unique within a sweep. */

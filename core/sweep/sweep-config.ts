@@ -6,6 +6,7 @@ import { isUrnRung, RUNGS } from '../rungs/rung.js';
 import { RESKINS, type Reskin } from '../rungs/vocabulary.js';
 import { streamConfigSchema } from '../stream/stream-config.js';
 import { parseOrThrow } from '../validation.js';
+import { scriptSettingsSchema } from '../scripts/script-settings.js';
 import { priceSchema } from './price.js';
 import type { SessionSpec } from './session-spec.js';
 
@@ -49,6 +50,7 @@ export const sweepConfigSchema = z.strictObject({
   runCap: z.number().positive().nullable().default(null).describe('cost cap for the whole run in USD (null: none)'),
   prices: z.record(z.string(), priceSchema).default({}).describe('USD per million tokens, per model id'),
   emptyRetries: z.number().int().min(0).max(20).default(4).describe("re-samples of a local model's reply without a tool call"),
+  r3: scriptSettingsSchema.default(scriptSettingsSchema.parse({})),
   window: z.number().int().min(1).max(10_000).default(8),
   limits: z.record(z.string(), providerLimits).default({}),
   heartbeatSeconds: z.number().min(1).max(3600).default(30),
@@ -84,6 +86,7 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
                   runCap: config.runCap,
                   price: config.prices[model] ?? null,
                   emptyRetries: config.emptyRetries,
+                  script: config.r3,
                 });
               }
             }
@@ -97,7 +100,7 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
 
 /** SHA-256 of what the sweep measures; a sweep may only resume under the same hash. */
 export function experimentHash(config: SweepConfig): string {
-  const { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap, runCap, emptyRetries } = config;
-  const measured = { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap, runCap, emptyRetries };
+  const { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap, runCap, emptyRetries, r3 } = config;
+  const measured = { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap, runCap, emptyRetries, ...(rungs.includes('R3') && { r3 }) };
   return bytesToHex(sha256(utf8ToBytes(JSON.stringify(measured))));
 }

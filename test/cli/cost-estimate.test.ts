@@ -43,6 +43,17 @@ describe('the dry-run cost estimate', () => {
     }
   });
 
+  it('plays every R3 item as a turn, stopping after the last write unless the whole stream is played', () => {
+    const r3 = (end: 'budget-exhausted' | 'stream-end') =>
+      estimateSweep(parseSweepConfig({ name: 'r3', models: ['policy/commit-at-2'], rungs: ['R1', 'R3'], seeds: [2000], r3: { end } }));
+    const [r1, early] = r3('budget-exhausted');
+    const [, whole] = r3('stream-end');
+    // Never committing, every item is a turn at both rungs: 4,096 output tokens each at R3, 1,500 at R1.
+    expect(whole!.worst.usage.outputTokens).toBe(60 * 4096);
+    expect(r1!.worst.usage.outputTokens).toBe(60 * 1500);
+    expect(early!.typical.usage.inputTokens).toBeLessThan(whole!.typical.usage.inputTokens);
+  });
+
   it('starts nothing: no key needed, no run directory written', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'allocbench-estimate-')), 'run');
     const { status, stdout } = runCliWith({}, ['run', '--model', 'anthropic/claude-haiku-4-5-20251001', '--rung', 'R1', '--seeds', '2000-2003', '--estimate', '--out', out]);

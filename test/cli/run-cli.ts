@@ -7,7 +7,8 @@ const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 export function runCliWith(env: Record<string, string>, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
   // No keys or addresses leak in from the environment the tests run in.
   const clean = { ...process.env, TEMPORAL_ADDRESS: '', ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ANTHROPIC_BASE_URL: '', OPENAI_BASE_URL: '' };
-  const result = spawnSync(process.execPath, [main, ...args], { encoding: 'utf8', env: { ...clean, ...env } });
+  // The flag the bin's shebang passes: isolated-vm (allocbench sandbox) needs it on Node 20+.
+  const result = spawnSync(process.execPath, ['--no-node-snapshot', main, ...args], { encoding: 'utf8', env: { ...clean, ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

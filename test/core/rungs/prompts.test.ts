@@ -57,3 +57,18 @@ describe('system prompts', () => {
     if (reskin !== 'ball') expect(prompt).not.toMatch(/\b(ball|color|bag)s?\b/);
   });
 });
+
+describe('R3 prompts', () => {
+  it('state the write budget, the class-bound reuse, raw answers and the JavaScript contract', () => {
+    const prompt = systemPrompt({ ...base, rung: 'R3' });
+    expect(prompt).toContain('You may write a script at most 3 times.');
+    expect(prompt).toContain('running it on a problem of another type is refused');
+    expect(prompt).toContain('You may instead answer a problem directly.');
+    expect(prompt).toContain('you must call exactly one of write_script, run_script or answer');
+    expect(prompt).toContain('`function solve(inputs)`');
+    expect(prompt).toContain('Exactly 8 types occur');
+    expect(prompt).not.toContain('Python');
+    expect(prompt).not.toContain('costs');
+    expect(systemPrompt({ ...base, rung: 'R3', charge: 5 })).toContain('Each script written costs 5 points, charged once when you write it');
+  });
+});

@@ -1,0 +1,13 @@
+import { Context } from '@temporalio/activity';
+
+/** Heartbeats while `work` runs, so a dead worker's activity is retried elsewhere soon. */
+export async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  const every = Math.max(1000, (context.info.heartbeatTimeoutMs ?? 30_000) / 3);
+  const timer = setInterval(() => context.heartbeat(), every);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

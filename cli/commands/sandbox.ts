@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { DEFAULT_SANDBOX_LIMITS, SANDBOX_LIMIT_RANGES, type ScriptOutcome } from '../../activities/sandbox/script-outcome.js';
+import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
+import { InputError } from '../../core/errors.js';
+import { integerIn } from '../options.js';
+
+interface SandboxOptions {
+  codeFile: string;
+  inputs: string;
+  timeoutMs: number;
+  memoryMb: number;
+}
+
+function readCode(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`--code-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+function parseJson(text: string, option: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${option}: malformed JSON (${(error as Error).message})`);
+  }
+}
+
+/** The outcome as printed: logs only when the script printed something. */
+function printable({ logs, ...outcome }: ScriptOutcome): object {
+  return logs === '' ? outcome : { ...outcome, logs };
+}
+
+export function registerSandbox(program: Command): void {
+  const { timeoutMs, memoryMb } = SANDBOX_LIMIT_RANGES;
+  program
+    .command('sandbox')
+    .description("run a script's solve(inputs) in the R3 sandbox and print the outcome as JSON (exit 0 even when the script fails)")
+    .requiredOption('--code-file <file>', 'the script, defining function solve(inputs)')
+    .requiredOption('--inputs <json>', 'the inputs as JSON, e.g. \'{"x0": 141, "a": 73100, "c": 38400, "m": 21759900, "steps": 26}\'')
+    .option('--timeout-ms <N>', 'time limit of the run', integerIn(...timeoutMs), DEFAULT_SANDBOX_LIMITS.timeoutMs)
+    .option('--memory-mb <N>', 'heap limit of the run', integerIn(...memoryMb), DEFAULT_SANDBOX_LIMITS.memoryMb)
+    .action(async (options: SandboxOptions) => {
+      const code = readCode(options.codeFile);
+      const inputs = parseJson(options.inputs, '--inputs');
+      const sandbox = new ScriptSandbox({ warm: false });
+      const outcome = await sandbox.run(code, inputs, { timeoutMs: options.timeoutMs, memoryMb: options.memoryMb });
+      sandbox.dispose();
+      process.stdout.write(`${JSON.stringify(printable(outcome))}\n`);
+      if (sandbox.runaways > 0) {
+        // The isolate's thread ignored termination (or V8 parked it after running out of
+        // memory): the process could never exit on its own, so it ends itself.
+        process.stderr.write('allocbench: the script\'s isolate thread could not be stopped; killing the process\n');
+        process.kill(process.pid, 'SIGKILL');
+      }
+    });
+}

@@ -1,0 +1,41 @@
+import type { ScriptMetrics } from './script-metrics.js';
+
+/** R3's diagnostics pooled over sessions; rates are re-pooled (sums over sums), null when undefined. */
+export interface PooledScriptMetrics {
+  readonly sessions: number;
+  readonly buildsPerSession: number;
+  readonly firstSightBuilds: number;
+  readonly builds: number;
+  readonly reuseRuns: number;
+  readonly crossClassRunsRefused: number;
+  /** Refused share of run attempts. */
+  readonly refusedRunRate: number | null;
+  readonly scriptSuccessRate: number | null;
+  readonly rawAnswers: number;
+  readonly rawAccuracy: number | null;
+  readonly zeroBuildSessions: number;
+}
+
+const sum = (sessions: readonly ScriptMetrics[], pick: (m: ScriptMetrics) => number) => sessions.reduce((total, m) => total + pick(m), 0);
+const ratio = (numerator: number, denominator: number) => (denominator > 0 ? numerator / denominator : null);
+
+export function poolScriptMetrics(sessions: readonly ScriptMetrics[]): PooledScriptMetrics {
+  if (sessions.length === 0) throw new Error('poolScriptMetrics: no sessions');
+  const builds = sum(sessions, (m) => m.builds);
+  const reuseRuns = sum(sessions, (m) => m.reuseRuns);
+  const refused = sum(sessions, (m) => m.crossClassRunsRefused);
+  const rawAnswers = sum(sessions, (m) => m.rawAnswers);
+  return {
+    sessions: sessions.length,
+    buildsPerSession: builds / sessions.length,
+    firstSightBuilds: sum(sessions, (m) => m.firstSightBuilds),
+    builds,
+    reuseRuns,
+    crossClassRunsRefused: refused,
+    refusedRunRate: ratio(refused, reuseRuns + refused),
+    scriptSuccessRate: ratio(sum(sessions, (m) => m.scriptCorrect), sum(sessions, (m) => m.scriptRuns)),
+    rawAnswers,
+    rawAccuracy: ratio(sum(sessions, (m) => m.rawCorrect), rawAnswers),
+    zeroBuildSessions: sessions.filter((m) => m.zeroBuild).length,
+  };
+}

@@ -1,0 +1,139 @@
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
+import type { ScriptOutcome } from '../../activities/sandbox/script-outcome.js';
+import { getFamily } from '../../core/families/registry.js';
+import { HOSTILE_SCRIPTS } from './hostile-scripts.js';
+
+const LIMITS = { timeoutMs: 500, memoryMb: 32 };
+/** The host's wall clock stops a run 25 ms past its limit; the rest is slack for a loaded CI machine. */
+const LATEST_MS = LIMITS.timeoutMs + 1500;
+
+const LCG = `
+function solve({ x0, a, c, m, steps }) {
+  const [A, C, M] = [BigInt(a), BigInt(c), BigInt(m)];
+  let x = BigInt(x0) % M;
+  for (let i = 0; i < steps; i++) x = (A * x + C) % M;
+  return Number(x);
+}`;
+const lcgInputs = { x0: 141, a: 73100, c: 38400, m: 21759900, steps: 26 };
+
+const sandbox = new ScriptSandbox();
+const sandboxes = [sandbox];
+function newSandbox(options: ConstructorParameters<typeof ScriptSandbox>[0]): ScriptSandbox {
+  const created = new ScriptSandbox(options);
+  sandboxes.push(created);
+  return created;
+}
+
+afterAll(async () => {
+  // Runs abandoned at the wall clock (the slow BigInt) must end, or the process could not exit.
+  await vi.waitFor(() => expect(sandboxes.map((each) => each.runaways)).toEqual(sandboxes.map(() => 0)), { timeout: 10_000, interval: 50 });
+  for (const each of sandboxes) each.dispose();
+});
+
+const fails = (outcome: ScriptOutcome) => (outcome.ok ? undefined : { kind: outcome.kind, error: outcome.error });
+
+describe('the script sandbox', () => {
+  it('runs with --no-node-snapshot, which isolated-vm needs on Node 20+', () => {
+    expect(process.execArgv).toContain('--no-node-snapshot');
+  });
+
+  it('computes with BigInt and returns the gold answer', async () => {
+    const outcome = await sandbox.run(LCG, lcgInputs, LIMITS);
+    expect(outcome).toMatchObject({ ok: true, value: getFamily('lcg').solve(lcgInputs), logs: '' });
+    expect(outcome.ms).toBeGreaterThan(0);
+    expect(outcome.ms).toBeLessThan(LIMITS.timeoutMs);
+  });
+
+  it('returns a BigInt anywhere in the result as its decimal string', async () => {
+    const outcome = await sandbox.run('function solve() { return { big: 2n ** 70n, list: [-5n, 1] }; }', {}, LIMITS);
+    expect(outcome).toMatchObject({ ok: true, value: { big: '1180591620717411303424', list: ['-5', 1] } });
+  });
+
+  it('returns numbers, strings, arrays and objects faithfully', async () => {
+    const value = { max: Number.MAX_SAFE_INTEGER, fraction: 0.1, negative: -7, text: 'héllo "q"\n\u2028', nested: [1, [2, null], true, { k: false }] };
+    const outcome = await sandbox.run(`function solve() { return ${JSON.stringify(value)}; }`, {}, LIMITS);
+    expect(outcome).toMatchObject({ ok: true, value });
+  });
+
+  it('awaits an async solve', async () => {
+    const outcome = await sandbox.run('async function solve({ n }) { await null; return n + 1; }', { n: 41 }, LIMITS);
+    expect(outcome).toMatchObject({ ok: true, value: 42 });
+  });
+
+  it('finds solve declared with const, and passes the inputs as a copy', async () => {
+    const inputs = { x: 1, list: [1, 2, 3] };
+    const outcome = await sandbox.run('const solve = (inputs) => { inputs.x = 99; inputs.list.push(4); return inputs; };', inputs, LIMITS);
+    expect(outcome).toMatchObject({ ok: true, value: { x: 99, list: [1, 2, 3, 4] } });
+    expect(inputs).toEqual({ x: 1, list: [1, 2, 3] });
+  });
+
+  it('captures what the script prints, from its top level and from solve', async () => {
+    const code = "console.log('loaded'); function solve(i) { console.info('n =', i.n, 3n, [1, { a: 2 }]); console.warn('careful'); console.error(null, undefined, true); return 0; }";
+    const outcome = await sandbox.run(code, { n: 5 }, LIMITS);
+    expect(outcome).toMatchObject({ ok: true, value: 0, logs: 'loaded\nn = 5 3n [1,{"a":2}]\ncareful\nnull undefined true\n' });
+  });
+
+  it('keeps what the top level printed before it threw', async () => {
+    const outcome = await sandbox.run("console.log('about to fail'); null.x;", {}, LIMITS);
+    expect(outcome).toMatchObject({ ok: false, kind: 'throw', logs: 'about to fail\n' });
+    expect(fails(outcome)?.error).toMatch(/^TypeError: Cannot read properties of null/);
+  });
+
+  it('gives each hostile script its recorded outcome within the limits, and stays usable', async () => {
+    expect(HOSTILE_SCRIPTS.length).toBeGreaterThanOrEqual(25);
+    const wrong: string[] = [];
+    for (const script of HOSTILE_SCRIPTS) {
+      const outcome = await sandbox.run(script.code, { n: 1 }, LIMITS);
+      const kind = outcome.ok ? 'ok' : outcome.kind;
+      if (kind !== script.expected || script.check?.(outcome) === false) wrong.push(`${script.name}: ${JSON.stringify(outcome).slice(0, 300)}`);
+      if (outcome.ms > LATEST_MS) wrong.push(`${script.name}: took ${outcome.ms} ms`);
+      if (!outcome.ok && !/^[^\n]{1,500}$/.test(outcome.error)) wrong.push(`${script.name}: error is not one line of 1 to 500 characters`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await sandbox.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: getFamily('lcg').solve(lcgInputs) });
+  });
+
+  it('starts every warm run in a fresh context: pollution does not leak', async () => {
+    const polluter = "Object.prototype.polluted = 1; Array.prototype.push = null; globalThis.leak = 2; var leakedVar = 3; function solve() { return 'done'; }";
+    expect(await sandbox.run(polluter, {}, LIMITS)).toMatchObject({ ok: true, value: 'done' });
+    const probe = 'function solve() { const a = []; a.push(1); return [({}).polluted, typeof leak, typeof leakedVar, a.length]; }';
+    // undefined in an array is not JSON: the probe reports through typeof and a marker instead.
+    const outcome = await sandbox.run(probe.replace('({}).polluted', "'polluted' in {}"), {}, LIMITS);
+    expect(outcome).toMatchObject({ ok: true, value: [false, 'undefined', 'undefined', 1] });
+  });
+
+  it('runs concurrent calls on a pool, a timeout in one not disturbing the others', async () => {
+    const pool = newSandbox({ isolates: 2 });
+    const runs = [
+      pool.run('function solve() { for (;;) {} }', {}, LIMITS),
+      ...Array.from({ length: 6 }, (_, n) => pool.run('function solve({ n }) { return n * n; }', { n }, LIMITS)),
+    ];
+    const outcomes = await Promise.all(runs);
+    expect(fails(outcomes[0] as ScriptOutcome)?.kind).toBe('timeout');
+    expect(outcomes.slice(1).map((outcome) => outcome.ok && outcome.value)).toEqual([0, 1, 4, 9, 16, 25]);
+  });
+
+  it('runs cold, one isolate per run, with the same outcomes', async () => {
+    const cold = newSandbox({ warm: false });
+    expect(await cold.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: getFamily('lcg').solve(lcgInputs) });
+    expect(fails(await cold.run('function solve() { const a = []; for (;;) a.push(new Array(1e5).fill(0)); }', {}, LIMITS))?.kind).toBe('memory');
+    expect(await cold.run('function solve() { return typeof WebAssembly; }', {}, LIMITS)).toMatchObject({ ok: true, value: 'undefined' });
+  });
+
+  it('applies each run its own heap limit', async () => {
+    const grow = 'function solve({ mb }) { const keep = []; for (let i = 0; i < mb; i++) keep.push(new Array(1 << 17).fill(i)); return keep.length; }';
+    expect(await sandbox.run(grow, { mb: 48 }, { timeoutMs: 2000, memoryMb: 256 })).toMatchObject({ ok: true, value: 48 });
+    expect(fails(await sandbox.run(grow, { mb: 48 }, { timeoutMs: 2000, memoryMb: 32 }))?.kind).toBe('memory');
+  });
+
+  it('refuses limits out of range, inputs that are not JSON, and runs after dispose', async () => {
+    await expect(sandbox.run(LCG, lcgInputs, { timeoutMs: 0 })).rejects.toThrow(/timeoutMs must be an integer from 10 to 60000/);
+    await expect(sandbox.run(LCG, lcgInputs, { memoryMb: 4 })).rejects.toThrow(/memoryMb must be an integer from 8 to 4096/);
+    await expect(sandbox.run(LCG, undefined)).rejects.toThrow(/inputs must be JSON/);
+    expect(() => new ScriptSandbox({ isolates: 0 })).toThrow(/positive integer/);
+    const disposed = newSandbox({});
+    disposed.dispose();
+    await expect(disposed.run(LCG, lcgInputs)).rejects.toThrow(/disposed/);
+  });
+});

@@ -1,0 +1,52 @@
+/*
+ * The sandbox worker process: the only process that runs R3 scripts. It
+ * serves the sandbox task queue of the cluster named by TEMPORAL_ADDRESS and
+ * stops on SIGTERM, SIGINT or when its parent's IPC channel closes. Started
+ * with --no-node-snapshot (isolated-vm needs it on Node 20+) by
+ * startSandboxProcess; isolated-vm's memory limit is soft, so a script that
+ * still brings the process down takes only this process with it. A script
+ * whose isolate thread cannot be stopped (a huge BigInt operation, a V8 heap
+ * abort) leaves a runaway thread: the process then drains its other runs and
+ * ends itself, hard, because a clean exit would wait on that thread forever;
+ * the launcher starts a fresh one.
+ */
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createScriptActivities } from '../activities/script-activities.js';
+import { ScriptSandbox } from '../activities/sandbox/script-sandbox.js';
+import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
+import { connectWorker, targetFromEnv } from '../infra/temporal-target.js';
+import { runWorkers } from './create-workers.js';
+import { SANDBOX_TASK_QUEUE } from './task-queues.js';
+
+const target = targetFromEnv();
+if (!target) {
+  process.stderr.write('sandbox worker: TEMPORAL_ADDRESS is not set\n');
+  process.exit(2);
+}
+const concurrency = Math.max(1, Number(process.env.ALLOCBENCH_SANDBOX_CONCURRENCY) || 2);
+installQuietRuntime();
+const connection: NativeConnection = await connectWorker(target);
+const sandbox = new ScriptSandbox({ isolates: concurrency });
+const worker = await Worker.create({
+  connection,
+  namespace: target.namespace,
+  taskQueue: SANDBOX_TASK_QUEUE,
+  activities: createScriptActivities(sandbox),
+  maxConcurrentActivityTaskExecutions: concurrency,
+});
+const RUNAWAY_CHECK_MS = 500;
+const stop = new Promise<void>((resolve) => {
+  process.once('SIGTERM', resolve);
+  process.once('SIGINT', resolve);
+  process.once('disconnect', resolve);
+  setInterval(() => sandbox.runaways > 0 && resolve(), RUNAWAY_CHECK_MS).unref();
+});
+await runWorkers([worker], stop);
+if (sandbox.runaways > 0) {
+  process.stderr.write('sandbox worker: a script left a thread that cannot be stopped; restarting the process\n');
+  process.kill(process.pid, 'SIGKILL');
+}
+sandbox.dispose();
+await connection.close();
+await shutdownRuntime();
+process.disconnect?.();
