@@ -1,6 +1,7 @@
 import { article, capitalize } from './english.js';
 import type { Framing } from './framing.js';
 import { scriptPrompt } from '../scripts/script-prompt.js';
+import { problemOpening } from './problem-opening.js';
 import { isUrnRung } from './rung.js';
 import { VOCABULARIES, type Vocabulary } from './vocabulary.js';
 
@@ -39,12 +40,9 @@ function urnPrompt(framing: Framing): string {
 }
 
 function problemPrompt(framing: Framing): string {
-  const { horizon: T, budget: B, charge: K, classCount: N } = framing;
+  const { budget: B, charge: K } = framing;
   const rules = [
-    `You will be shown ${T} numeric problems, one at a time. Each problem has a hidden type.`,
-    framing.announceN
-      ? `Exactly ${N} types occur, but you are not told how often each type occurs; you learn the rates only from the problems you have seen.`
-      : 'You are not told how many types there are or how often each occurs; you learn the rates only from the problems you have seen.',
+    ...problemOpening(framing),
     `You may claim a solver at most ${B} times. Claiming a solver scores the current problem and every future problem of the same type.`,
     'Skipping scores zero for that problem.',
     'Problems of a type you have already claimed are solved automatically and do not create another decision.',

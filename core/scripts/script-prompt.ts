@@ -1,4 +1,5 @@
 import type { Framing } from '../rungs/framing.js';
+import { problemOpening } from '../rungs/problem-opening.js';
 
 /*
  * R3's system prompt. The paper names R3's tools but does not quote its
@@ -6,12 +7,9 @@ import type { Framing } from '../rungs/framing.js';
  * Scripts are JavaScript: they run in isolated-vm, not in a Python interpreter.
  */
 export function scriptPrompt(framing: Framing): string {
-  const { horizon: T, budget: B, charge: K, classCount: N } = framing;
+  const { budget: B, charge: K } = framing;
   const rules = [
-    `You will be shown ${T} numeric problems, one at a time. Each problem has a hidden type.`,
-    framing.announceN
-      ? `Exactly ${N} types occur, but you are not told how often each type occurs; you learn the rates only from the problems you have seen.`
-      : 'You are not told how many types there are or how often each occurs; you learn the rates only from the problems you have seen.',
+    ...problemOpening(framing),
     `You may write a script at most ${B} times. Writing a script tests it on the current problem and keeps it for the rest of the session.`,
     'On a later problem of the same type you may run a script you wrote instead of writing a new one; a script only runs on problems of the type it was written for, and running it on a problem of another type is refused.',
     'You may instead answer a problem directly.',
