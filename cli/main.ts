@@ -1,6 +1,7 @@
 #!/usr/bin/env -S node --no-node-snapshot
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
+import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerPanel } from './commands/panel.js';
 import { registerRun } from './commands/run.js';
@@ -27,6 +28,7 @@ registerRun(program);
 registerSweep(program);
 registerStatus(program);
 registerAudit(program);
+registerAnalyze(program);
 registerWorker(program);
 
 try {

@@ -1,0 +1,113 @@
+import { FAMILY_NAMES } from '../../core/families/family.js';
+import { commitAtK } from '../../core/policies/commit-at-k.js';
+import { hindsightPolicy } from '../../core/policies/hindsight.js';
+import { sessionMetrics } from '../../core/metrics/session-metrics.js';
+import { runSession } from '../../core/session/run-session.js';
+import { generateStream } from '../../core/stream/generate-stream.js';
+import type { StreamConfig } from '../../core/stream/stream-config.js';
+import type { Arm } from '../arms.js';
+import type { EconomicCell, Estimate, LadderInput, ModelFirstSight, ModelScores, OptimalPolicyInput } from '../figures/index.js';
+import { commonSeeds, LADDER_RUNGS, type Ladder } from '../ladders.js';
+import type { BootstrapEstimate } from '../stats/bootstrap.js';
+import { marginalEstimate } from '../stats/contrasts.js';
+import { economicArms } from '../tables/economic-tables.js';
+
+/** A figure plots defined estimates only. */
+const estimateOf = (e: BootstrapEstimate): Estimate | null => (e.estimate === null || e.interval === null ? null : { value: e.estimate, interval: e.interval });
+
+const letter = (label: number) => String.fromCharCode(65 + label);
+const classesOf = (seed: number, stream: StreamConfig) => generateStream(seed, stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
+
+/** Figure 1: the defer-then-confirm policy (commit at the second occurrence) on one seed's first 15 items. */
+export function optimalPolicyData(seed: number, stream: StreamConfig, budget: number): OptimalPolicyInput {
+  const items = generateStream(seed, stream).items;
+  const classes = items.map((item) => FAMILY_NAMES.indexOf(item.family));
+  const record = runSession(classes, { budget, charge: 0, classCount: FAMILY_NAMES.length }, commitAtK(2));
+  const labels: number[] = [];
+  const built = new Set<number>();
+  const roles: Record<string, 'hot' | 'trap'> = {};
+  const shown = items.slice(0, 15).map((item, index) => {
+    const classId = classes[index] as number;
+    labels[classId] ??= Object.keys(roles).length;
+    const label = letter(labels[classId]);
+    roles[label] = item.role;
+    const committed = record.decisions.some((d) => d.t === index + 1 && d.action === 'commit');
+    const action = built.has(classId) ? 'collected' : committed ? 'build' : 'pass';
+    if (committed) built.add(classId);
+    return { label, action } as const;
+  });
+  return { items: shown, roles };
+}
+
+/** Figure 2: R0 versus R3 first-sight per model, per seed and pooled. */
+export function coreFirstSightData(list: readonly Ladder[]): ModelFirstSight[] {
+  return list.flatMap((ladder) => {
+    const r0 = ladder.rungs.R0?.sessions;
+    const r3 = ladder.rungs.R3?.sessions;
+    if (!r0 || !r3) return [];
+    const paired = commonSeeds(r0, r3);
+    const pooledR0 = estimateOf(marginalEstimate('firstSight', paired.a));
+    const pooledR3 = estimateOf(marginalEstimate('firstSight', paired.b));
+    if (!pooledR0 || !pooledR3) return [];
+    const rate = (s: { metrics: { commitments: number; firstSightCommitments: number } } | undefined) =>
+      s && s.metrics.commitments > 0 ? s.metrics.firstSightCommitments / s.metrics.commitments : null;
+    return [
+      {
+        model: ladder.key.model,
+        seeds: paired.a.map((a, i) => ({ seed: a.seed, r0: rate(a), r3: rate(paired.b[i]), r3Builds: paired.b[i]?.metrics.commitments ?? 0 })),
+        pooled: { r0: pooledR0, r3: pooledR3 },
+      },
+    ];
+  });
+}
+
+/** Figure 3: Score at R0 versus R2 per model. */
+export function scoreData(list: readonly Ladder[]): ModelScores[] {
+  return list.flatMap((ladder) => {
+    const r0 = ladder.rungs.R0 && estimateOf(marginalEstimate('score', ladder.rungs.R0.sessions));
+    const r2 = ladder.rungs.R2 && estimateOf(marginalEstimate('score', ladder.rungs.R2.sessions));
+    return r0 && r2 ? [{ model: ladder.key.model, r0, r2 }] : [];
+  });
+}
+
+/** Figure 4: pooled first-sight by rung per model. */
+export function ladderData(list: readonly Ladder[]): LadderInput {
+  const models = list.map((ladder) => {
+    const rates: Record<string, Estimate> = {};
+    for (const rung of LADDER_RUNGS) {
+      const arm = ladder.rungs[rung];
+      const estimate = arm && estimateOf(marginalEstimate('firstSight', arm.sessions));
+      if (estimate) rates[rung] = estimate;
+    }
+    return { model: ladder.key.model, rates };
+  });
+  return { rungs: [...LADDER_RUNGS], models: models.filter((m) => Object.keys(m.rates).length > 0) };
+}
+
+/** Figure 5: first-sight hazard against the charge K per budget B, with the hindsight optimum's hazard. */
+export function economicData(arms: readonly Arm[]): EconomicCell[] {
+  const cells = new Map<string, { budget: number; charge: number; hazard: Record<string, Estimate>; optimum: number }>();
+  for (const arm of economicArms(arms)) {
+    const { budget, charge, rung, model } = arm.key;
+    const id = JSON.stringify([budget, charge]);
+    const cell = cells.get(id) ?? { budget, charge, hazard: {}, optimum: optimumHazard(arm) };
+    const estimate = estimateOf(marginalEstimate('firstSightHazard', arm.sessions));
+    if (estimate) cell.hazard[new Set(arms.map((a) => a.key.model)).size > 1 ? `${model} ${rung}` : rung] = estimate;
+    cells.set(id, cell);
+  }
+  return [...cells.values()].filter((cell) => Object.keys(cell.hazard).length > 0);
+}
+
+/** The exact hindsight optimum's pooled first-sight hazard on an arm's streams: it commits at first sight or never. */
+function optimumHazard(arm: Arm): number {
+  let committed = 0;
+  let eligible = 0;
+  for (const session of arm.loaded) {
+    const classes = classesOf(session.spec.seed, session.spec.stream);
+    const rules = { budget: arm.key.budget, charge: arm.key.charge };
+    const metrics = sessionMetrics(runSession(classes, { ...rules, classCount: FAMILY_NAMES.length }, hindsightPolicy(classes, rules)));
+    committed += metrics.firstSightCommitments;
+    eligible += metrics.firstOccurrenceTurns;
+  }
+  return eligible > 0 ? committed / eligible : 0;
+}

@@ -1,0 +1,40 @@
+import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
+import { escapeHtml, page } from './html.js';
+
+const block = (label: string, text: string, cls = '') => `<p class="${cls}"><b>${escapeHtml(label)}</b></p><pre>${escapeHtml(text)}</pre>`;
+
+function describe(record: TranscriptRecord): string {
+  switch (record.type) {
+    case 'session':
+      return `<h2>Session</h2>${block('System prompt', record.system)}${block('Tools', JSON.stringify(record.tools, null, 2))}`;
+    case 'turn':
+      return `<div class="turn"><h3>Turn ${record.t}</h3>${block('User', record.user)}${block('Model', record.reply.text || '(no text)')}${record.reply.toolCalls
+        .map((call) => block(`Tool call ${call.name}`, call.arguments, 'tool'))
+        .join('')}${record.toolResults.map((result) => block('Tool result', result.content, 'tool')).join('')}${
+        record.decision.resolved ? `<p>Decision: <b>${record.decision.action}</b></p>` : `<p class="failure">Unresolved: ${escapeHtml(record.decision.failure ?? '')} ${escapeHtml(record.detail ?? '')}</p>`
+      }</div>`;
+    case 'script-turn':
+      return `<div class="turn"><h3>Turn ${record.t}</h3>${block('User', record.user)}${block('Model', record.reply.text || '(no text)')}${record.reply.toolCalls
+        .map((call) => block(`Tool call ${call.name}`, call.arguments, 'tool'))
+        .join('')}<p>Action: <b>${escapeHtml(record.action.kind)}</b>${'scriptId' in record.action ? ` ${escapeHtml(record.action.scriptId)}` : ''}${
+        record.answerCorrect === undefined ? '' : record.answerCorrect ? ' (correct)' : ' (wrong)'
+      }</p></div>`;
+    case 'execution':
+      return `<p class="tool">Script ${escapeHtml(record.scriptId)} on turn ${record.t}: ${
+        record.outcome.ok ? `returned ${escapeHtml(JSON.stringify(record.outcome.value))}` : `${escapeHtml(record.outcome.kind)}: ${escapeHtml(record.outcome.error)}`
+      } in ${record.outcome.ms.toFixed(1)} ms — ${record.correct ? 'correct' : 'not the gold answer'}</p>`;
+    case 'attempt':
+      return record.outcome === 'ok' ? '' : `<p class="failure">Turn ${record.t}, attempt ${record.attempt}: ${record.outcome}${record.error ? ` (${escapeHtml(record.error)})` : ''}</p>`;
+    case 'execution-start':
+      return '';
+    case 'resume':
+      return `<p class="failure">Replacement run after ${record.after}</p>`;
+    case 'end':
+      return `<h2>Ended: ${escapeHtml(record.termination)}</h2>`;
+  }
+}
+
+/** A session's transcript as a readable page: prompts, replies, tool calls and results, failed attempts, script runs. */
+export function transcriptPage(title: string, records: readonly TranscriptRecord[]): string {
+  return page(title, `<p><a href="../index.html">← report</a></p><h1>${escapeHtml(title)}</h1>\n${records.map(describe).join('\n')}`);
+}

@@ -1,0 +1,121 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../../core/errors.js';
+import { sessionDirName, sessionKey } from '../../core/sweep/session-spec.js';
+import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
+import { groupArms } from '../arms.js';
+import { coreFirstSightSpec, economicSpec, ladderSpec, optimalPolicySpec, renderFigure, scoreSpec } from '../figures/index.js';
+import { ladders } from '../ladders.js';
+import { loadRuns, type LoadedRuns } from '../load/load-runs.js';
+import { cellTable, scriptTable } from '../tables/cell-tables.js';
+import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
+import { framingLadderTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
+import { toCsv, toHtml, toLatex, toMarkdown } from '../tables/render-table.js';
+import type { Table } from '../tables/table.js';
+import { coreFirstSightData, economicData, ladderData, optimalPolicyData, scoreData } from './figure-data.js';
+import { escapeHtml, page } from './html.js';
+import { transcriptPage } from './transcript-page.js';
+
+export interface ReportSummary {
+  readonly outDir: string;
+  readonly sessions: number;
+  readonly tables: readonly string[];
+  readonly figures: readonly string[];
+  readonly exclusions: number;
+}
+
+interface Figure {
+  readonly id: string;
+  readonly caption: string;
+  readonly spec: Parameters<typeof renderFigure>[0];
+}
+
+function tablesOf(loaded: LoadedRuns): Table[] {
+  const arms = groupArms(loaded.sessions);
+  const list = ladders(arms);
+  const hasR3 = arms.some((arm) => arm.key.rung === 'R3');
+  const economic = economicSurfaceTable(arms);
+  const interaction = economicInteractionTable(arms);
+  return [
+    ...(list.length > 0 ? [framingLadderTable(list), pairedLadderTable(list), zeroCommitTable(list), scoreTable(list)] : []),
+    cellTable(arms),
+    ...(hasR3 ? [scriptTable(arms)] : []),
+    ...(economic.rows.length > 0 ? [economic] : []),
+    ...(interaction.rows.length > 0 ? [interaction] : []),
+  ];
+}
+
+function figuresOf(loaded: LoadedRuns): Figure[] {
+  const arms = groupArms(loaded.sessions);
+  const list = ladders(arms);
+  const first = [...loaded.sessions].sort((a, b) => a.spec.seed - b.spec.seed)[0];
+  const figures: Figure[] = [];
+  if (first) {
+    figures.push({
+      id: 'optimal-policy',
+      caption: `Defer-then-confirm on seed ${first.spec.seed}'s first 15 items: pass on first sight, build on confirmed recurrence (B = ${first.spec.budget}).`,
+      spec: optimalPolicySpec(optimalPolicyData(first.spec.seed, first.spec.stream, first.spec.budget)),
+    });
+  }
+  const core = coreFirstSightData(list);
+  if (core.length > 0) figures.push({ id: 'r0-vs-r3', caption: 'First-sight commitment at R0 and R3 per model: thin lines pair seeds; large points are pooled rates with 95% seed-bootstrap intervals; open circles mark seeds with no R3 build.', spec: coreFirstSightSpec(core) });
+  const scores = scoreData(list);
+  if (scores.length > 0) figures.push({ id: 'score-r0-vs-r2', caption: 'Score at R0 against R2 per model, with the rectangle spanned by both 95% intervals and the diagonal.', spec: scoreSpec(scores) });
+  const ladder = ladderData(list);
+  if (ladder.models.length > 0) figures.push({ id: 'ladder', caption: 'Pooled first-sight commitment by rung per model, with 95% seed-bootstrap intervals.', spec: ladderSpec(ladder) });
+  const economic = economicData(arms);
+  if (economic.length > 0) figures.push({ id: 'economic-hazard', caption: 'First-sight hazard against the visible charge K per budget B, with the hindsight optimum\'s hazard.', spec: economicSpec(economic) });
+  return figures;
+}
+
+const transcriptFile = (runName: string, dir: string) => `${runName}__${dir}.html`;
+
+/**
+ * `allocbench analyze`: the paper's tables (Markdown, CSV, LaTeX), figures
+ * (SVG, PNG) and an offline index.html linking a readable view of every
+ * session's transcript. What was left out, and why, is written next to them.
+ */
+export async function writeReport(runDirs: readonly string[], outDir: string): Promise<ReportSummary> {
+  const loaded = await loadRuns(runDirs);
+  if (loaded.sessions.length === 0) {
+    const why = loaded.exclusions.slice(0, 3).map((e) => `${e.what}: ${e.reason}`).join('; ');
+    throw new InputError(`nothing to analyze in ${runDirs.join(', ')}${why ? ` (${why}${loaded.exclusions.length > 3 ? '; …' : ''})` : ''}`);
+  }
+  for (const sub of ['tables', 'figures', 'sessions']) await mkdir(join(outDir, sub), { recursive: true });
+  const tables = tablesOf(loaded);
+  for (const table of tables) {
+    await writeFile(join(outDir, 'tables', `${table.id}.md`), toMarkdown(table));
+    await writeFile(join(outDir, 'tables', `${table.id}.csv`), toCsv(table));
+    await writeFile(join(outDir, 'tables', `${table.id}.tex`), toLatex(table));
+  }
+  const figures = figuresOf(loaded);
+  for (const figure of figures) {
+    const { svg, png } = await renderFigure(figure.spec);
+    await writeFile(join(outDir, 'figures', `${figure.id}.svg`), svg);
+    await writeFile(join(outDir, 'figures', `${figure.id}.png`), png);
+  }
+  const exclusions = loaded.exclusions.map((e) => `- ${e.what}: ${e.reason}`).join('\n');
+  await writeFile(join(outDir, 'exclusions.md'), `# Excluded from the analysis\n\n${exclusions || 'Nothing.'}\n`);
+  const links: string[] = [];
+  for (const session of loaded.sessions) {
+    const file = transcriptFile(session.runName, sessionDirName(session.spec));
+    const text = await readFile(session.transcriptPath, 'utf8').catch(() => '');
+    const records = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as TranscriptRecord);
+    await writeFile(join(outDir, 'sessions', file), transcriptPage(`${session.runName}: ${sessionKey(session.spec)}`, records));
+    links.push(`<li><a href="sessions/${escapeHtml(file)}">${escapeHtml(`${session.runName}: ${sessionKey(session.spec)}`)}</a> (${escapeHtml(session.summary.termination)})</li>`);
+  }
+  const body = [
+    '<h1>AllocBench report</h1>',
+    `<p>${loaded.sessions.length} sessions from ${loaded.runs.map((run) => `${escapeHtml(run.name)} (${run.finished}/${run.sessions} finished, ${escapeHtml(run.runDir)})`).join(', ')}.</p>`,
+    '<h2>Tables</h2>',
+    ...tables.map((table) => `${toHtml(table)}\n<p>Files: <a href="tables/${table.id}.md">Markdown</a> · <a href="tables/${table.id}.csv">CSV</a> · <a href="tables/${table.id}.tex">LaTeX</a></p>`),
+    '<h2>Figures</h2>',
+    ...figures.map((f) => `<figure id="figure-${f.id}"><img src="figures/${f.id}.svg" alt="${escapeHtml(f.caption)}"><figcaption>${escapeHtml(f.caption)} <a href="figures/${f.id}.png">PNG</a></figcaption></figure>`),
+    `<h2>Excluded (${loaded.exclusions.length})</h2>`,
+    loaded.exclusions.length > 0 ? `<ul>${loaded.exclusions.map((e) => `<li>${escapeHtml(e.what)}: ${escapeHtml(e.reason)}</li>`).join('')}</ul>` : '<p>Nothing was excluded.</p>',
+    '<h2>Sessions</h2>',
+    `<ul>${links.join('\n')}</ul>`,
+  ].join('\n');
+  await writeFile(join(outDir, 'index.html'), page('AllocBench report', body));
+  return { outDir, sessions: loaded.sessions.length, tables: tables.map((t) => t.id), figures: figures.map((f) => f.id), exclusions: loaded.exclusions.length };
+}

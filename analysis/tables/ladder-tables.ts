@@ -1,0 +1,93 @@
+import { armLabel, varyingFields } from '../arms.js';
+import { commonSeeds, LADDER_RUNGS, type Ladder, type LadderRung } from '../ladders.js';
+import { summarizeArm } from '../stats/arm-summary.js';
+import { marginalEstimate, repooledDifference } from '../stats/contrasts.js';
+import { localize } from '../stats/decision-rules.js';
+import type { SeedSession } from '../stats/seed-session.js';
+import { intervalOf } from './interval-cell.js';
+import type { Cell, Table } from './table.js';
+
+const BOOTSTRAP = 'Seed bootstrap: 10,000 resamples, RNG seed 0 (xoroshiro128+), percentile 95% intervals.';
+
+function labels(list: readonly Ladder[]): string[] {
+  const varies = varyingFields(list.map((ladder) => ({ ...ladder.key, rung: 'R0' as const, reskin: null, charge: 0 })));
+  return list.map((ladder) => armLabel({ ...ladder.key, rung: 'R0', reskin: null, charge: 0 }, varies));
+}
+
+const sessionsAt = (ladder: Ladder, rung: LadderRung): readonly SeedSession[] => ladder.rungs[rung]?.sessions ?? [];
+
+/** Table 1: pooled first-sight commitment per rung and the localization rule's failure point. */
+export function framingLadderTable(list: readonly Ladder[]): Table {
+  const names = labels(list);
+  return {
+    id: 'framing-ladder',
+    title: 'First-sight commitment across the framing ladder',
+    caption:
+      'Pooled first-sight commitment among realized commitments per rung (R3: among script builds). Failure point: the earliest adjacent rung whose pooled first-sight rises by at least 30 points (the preregistered localization rule); "none" when no step does.',
+    columns: [{ name: 'Model', format: 'text' }, ...LADDER_RUNGS.map((rung) => ({ name: rung, format: 'percent' as const })), { name: 'Failure point', format: 'text' }],
+    rows: list.map((ladder, i) => {
+      const rates: Cell[] = LADDER_RUNGS.map((rung) => (ladder.rungs[rung] ? summarizeArm(rung, sessionsAt(ladder, rung)).firstSight : null));
+      const complete = LADDER_RUNGS.every((rung) => ladder.rungs[rung]);
+      const trigger = complete ? (localize({ R0: sessionsAt(ladder, 'R0'), R1: sessionsAt(ladder, 'R1'), R2: sessionsAt(ladder, 'R2'), R3: sessionsAt(ladder, 'R3') }).trigger ?? 'none') : 'incomplete ladder';
+      return [names[i] ?? '', ...rates, trigger];
+    }),
+  };
+}
+
+const STEPS: readonly (readonly [LadderRung, LadderRung])[] = [
+  ['R0', 'R1'],
+  ['R1', 'R2'],
+  ['R2', 'R3'],
+  ['R0', 'R3'],
+];
+
+/** Paired within-seed differences of re-pooled first-sight between rungs (D.1). */
+export function pairedLadderTable(list: readonly Ladder[]): Table {
+  const names = labels(list);
+  return {
+    id: 'paired-ladder-differences',
+    title: 'Paired within-seed first-sight differences',
+    caption: `Later rung minus earlier, in percentage points: the difference of re-pooled first-sight-among-commitments ratios, seeds resampled as clusters on the seeds both rungs have (zero-commit seeds retained). ${BOOTSTRAP}`,
+    columns: [{ name: 'Model', format: 'text' }, ...STEPS.map(([from, to]) => ({ name: `${to}−${from}`, format: 'points' as const }))],
+    rows: list.map((ladder, i) => [
+      names[i] ?? '',
+      ...STEPS.map(([from, to]): Cell => {
+        if (!ladder.rungs[from] || !ladder.rungs[to]) return null;
+        const paired = commonSeeds(sessionsAt(ladder, from), sessionsAt(ladder, to));
+        return paired.a.length > 0 ? intervalOf(repooledDifference('firstSight', paired.a, paired.b)) : null;
+      }),
+    ]),
+  };
+}
+
+/** Zero-commit incidence and mean commitments per seed per rung (D.3). */
+export function zeroCommitTable(list: readonly Ladder[]): Table {
+  const names = labels(list);
+  return {
+    id: 'zero-commit',
+    title: 'Zero-commit incidence and commitments per seed',
+    caption: 'Seeds with no commitment (R3: no script written), out of the seeds run, and mean commitments per seed (R3: scripts written).',
+    columns: [
+      { name: 'Model', format: 'text' },
+      ...LADDER_RUNGS.map((rung) => ({ name: `zero-commit ${rung}`, format: 'text' as const })),
+      ...LADDER_RUNGS.map((rung) => ({ name: `commits/seed ${rung}`, format: 'fixed' as const })),
+    ],
+    rows: list.map((ladder, i) => {
+      const summaries = LADDER_RUNGS.map((rung) => (ladder.rungs[rung] ? summarizeArm(rung, sessionsAt(ladder, rung)) : null));
+      return [names[i] ?? '', ...summaries.map((s) => (s ? `${s.zeroCommitSeeds}/${s.seeds}` : null)), ...summaries.map((s) => s?.commitmentsPerSeed ?? null)];
+    }),
+  };
+}
+
+/** Score (pooled net over the hindsight optimum) per rung, R0–R2 only: the paper does not score R3. */
+export function scoreTable(list: readonly Ladder[]): Table {
+  const names = labels(list);
+  const rungs = ['R0', 'R1', 'R2'] as const;
+  return {
+    id: 'score',
+    title: 'Score per rung',
+    caption: `Score = Σ utility / Σ hindsight optimum over seeds, with per-arm intervals. R3 is not scored: its credit mixes allocation with script-writing ability. ${BOOTSTRAP}`,
+    columns: [{ name: 'Model', format: 'text' }, ...rungs.map((rung) => ({ name: rung, format: 'percent' as const }))],
+    rows: list.map((ladder, i) => [names[i] ?? '', ...rungs.map((rung): Cell => (ladder.rungs[rung] ? intervalOf(marginalEstimate('score', sessionsAt(ladder, rung))) : null))]),
+  };
+}

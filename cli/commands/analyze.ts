@@ -1,0 +1,18 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { writeReport } from '../../analysis/report/write-report.js';
+
+export function registerAnalyze(program: Command): void {
+  program
+    .command('analyze')
+    .description("the paper's tables (Markdown, CSV, LaTeX), figures (SVG, PNG) and an offline HTML report from run directories")
+    .argument('<run-dir...>', 'run directories (runs/<name>)')
+    .requiredOption('--out <dir>', 'where to write the report')
+    .action(async (runDirs: string[], flags: { out: string }) => {
+      const summary = await writeReport(runDirs.map((dir) => resolve(dir)), resolve(flags.out));
+      process.stdout.write(
+        `Report in ${summary.outDir}/index.html: ${summary.sessions} sessions, ${summary.tables.length} tables, ${summary.figures.length} figures` +
+          `${summary.exclusions > 0 ? `, ${summary.exclusions} exclusions (see exclusions.md)` : ''}.\n`,
+      );
+    });
+}

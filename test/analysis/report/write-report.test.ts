@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runLayout } from '../../../activities/run-store/run-layout.js';
+import { writeReport } from '../../../analysis/report/write-report.js';
+import { writeRunFixture } from './run-fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'allocbench-report-'));
+const ladder = { name: 'ladder', models: ['policy/commit-at-1', 'policy/commit-at-2'], rungs: ['R0', 'R1', 'R2'], seeds: [2000, 2001, 2002] };
+
+const tableFiles = (out: string) =>
+  Object.fromEntries(readdirSync(join(out, 'tables')).map((file) => [file, readFileSync(join(out, 'tables', file), 'utf8')]));
+
+describe('allocbench analyze', () => {
+  it("writes the paper's tables, figures and an offline report whose numbers follow from the sessions", async () => {
+    const runDir = join(dir, 'ladder');
+    writeRunFixture(runDir, ladder);
+    const out = join(dir, 'report');
+    const summary = await writeReport([runDir], out);
+    expect(summary).toMatchObject({ sessions: 18, exclusions: 0 });
+    expect(summary.tables).toEqual(expect.arrayContaining(['framing-ladder', 'paired-ladder-differences', 'zero-commit', 'score', 'cells']));
+    expect(summary.figures).toEqual(['optimal-policy', 'score-r0-vs-r2', 'ladder']);
+    // commit-at-1 commits only at first sight, commit-at-2 never: 100% and 0% at every rung, no failure point.
+    const ladderCsv = readFileSync(join(out, 'tables', 'framing-ladder.csv'), 'utf8').trim().split('\n');
+    expect(ladderCsv).toEqual(['Model,R0,R1,R2,R3,Failure point', 'policy/commit-at-1,1,1,1,,incomplete ladder', 'policy/commit-at-2,0,0,0,,incomplete ladder']);
+    expect(readFileSync(join(out, 'tables', 'framing-ladder.tex'), 'utf8')).toContain('policy/commit-at-1 & 100.0\\% & 100.0\\% & 100.0\\% & -- & incomplete ladder \\\\');
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(html).toContain('<img src="figures/ladder.svg"');
+    expect(html).not.toMatch(/<script|https?:\/\//);
+    expect(readFileSync(join(out, 'figures', 'ladder.svg'), 'utf8')).toMatch(/^<svg/);
+    expect(html.match(/<a href="sessions\//g)).toHaveLength(18);
+  });
+
+  it('writes byte-identical tables from the same runs', async () => {
+    const runDir = join(dir, 'ladder');
+    const [first, second] = [join(dir, 'again-1'), join(dir, 'again-2')];
+    await writeReport([runDir], first);
+    await writeReport([runDir], second);
+    expect(tableFiles(first)).toEqual(tableFiles(second));
+    expect(readFileSync(join(first, 'figures', 'ladder.svg'))).toEqual(readFileSync(join(second, 'figures', 'ladder.svg')));
+  });
+
+  it('says what it excluded and why: unfinished sessions, mismatched streams, missing directories', async () => {
+    const partial = join(dir, 'partial');
+    const specs = writeRunFixture(partial, { ...ladder, name: 'partial', models: ['policy/commit-at-2'], rungs: ['R0'] });
+    rmSync(runLayout.summary(partial, specs[0]!));
+    const other = join(dir, 'other');
+    const [mismatched] = writeRunFixture(other, { ...ladder, name: 'other', models: ['policy/commit-at-1'], rungs: ['R1'], seeds: [2001] });
+    const path = runLayout.summary(other, mismatched!);
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), streamHash: 'f'.repeat(64) }));
+    const out = join(dir, 'excluded');
+    const summary = await writeReport([partial, other, join(dir, 'nowhere')], out);
+    const excluded = readFileSync(join(out, 'exclusions.md'), 'utf8');
+    expect(excluded).toContain('policy/commit-at-2/R0/ball/B3-K0/n-hidden/seed-2000: not finished (no summary.json)');
+    expect(excluded).toMatch(/seed-2001: seed 2001 was played on different streams/);
+    expect(excluded).toContain(`${join(dir, 'nowhere')}: no such directory`);
+    expect(summary.sessions).toBe(1); // seed 2002 at R0; seed 2001's sessions are unpairable
+  });
+
+  it('refuses, in one line, when nothing is left to analyze', async () => {
+    await expect(writeReport([join(dir, 'nowhere')], join(dir, 'empty'))).rejects.toThrow(/^nothing to analyze in .*nowhere: no such directory\)$/);
+  });
+});
