@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
+import { registerCompare } from './commands/compare.js';
 import { registerPanel } from './commands/panel.js';
 import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -29,6 +30,7 @@ registerSweep(program);
 registerStatus(program);
 registerAudit(program);
 registerAnalyze(program);
+registerCompare(program);
 registerWorker(program);
 
 try {

@@ -8,6 +8,7 @@ import { coreFirstSightSpec, economicSpec, ladderSpec, optimalPolicySpec, render
 import { ladders } from '../ladders.js';
 import { loadRuns, type LoadedRuns } from '../load/load-runs.js';
 import { cellTable, scriptTable } from '../tables/cell-tables.js';
+import { decisionRulesTable } from '../tables/decision-rules-table.js';
 import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
 import { framingLadderTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
 import { toCsv, toHtml, toLatex, toMarkdown } from '../tables/render-table.js';
@@ -37,7 +38,7 @@ function tablesOf(loaded: LoadedRuns): Table[] {
   const economic = economicSurfaceTable(arms);
   const interaction = economicInteractionTable(arms);
   return [
-    ...(list.length > 0 ? [framingLadderTable(list), pairedLadderTable(list), zeroCommitTable(list), scoreTable(list)] : []),
+    ...(list.length > 0 ? [framingLadderTable(list), pairedLadderTable(list), zeroCommitTable(list), scoreTable(list), decisionRulesTable(list)] : []),
     cellTable(arms),
     ...(hasR3 ? [scriptTable(arms)] : []),
     ...(economic.rows.length > 0 ? [economic] : []),
@@ -107,10 +108,10 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
   const body = [
     '<h1>AllocBench report</h1>',
     `<p>${loaded.sessions.length} sessions from ${loaded.runs.map((run) => `${escapeHtml(run.name)} (${run.finished}/${run.sessions} finished, ${escapeHtml(run.runDir)})`).join(', ')}.</p>`,
-    '<h2>Tables</h2>',
-    ...tables.map((table) => `${toHtml(table)}\n<p>Files: <a href="tables/${table.id}.md">Markdown</a> · <a href="tables/${table.id}.csv">CSV</a> · <a href="tables/${table.id}.tex">LaTeX</a></p>`),
     '<h2>Figures</h2>',
     ...figures.map((f) => `<figure id="figure-${f.id}"><img src="figures/${f.id}.svg" alt="${escapeHtml(f.caption)}"><figcaption>${escapeHtml(f.caption)} <a href="figures/${f.id}.png">PNG</a></figcaption></figure>`),
+    '<h2>Tables</h2>',
+    ...tables.map((table) => `${toHtml(table)}\n<p>Files: <a href="tables/${table.id}.md">Markdown</a> · <a href="tables/${table.id}.csv">CSV</a> · <a href="tables/${table.id}.tex">LaTeX</a></p>`),
     `<h2>Excluded (${loaded.exclusions.length})</h2>`,
     loaded.exclusions.length > 0 ? `<ul>${loaded.exclusions.map((e) => `<li>${escapeHtml(e.what)}: ${escapeHtml(e.reason)}</li>`).join('')}</ul>` : '<p>Nothing was excluded.</p>',
     '<h2>Sessions</h2>',

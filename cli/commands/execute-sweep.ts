@@ -48,4 +48,5 @@ export async function executeSweep(config: SweepConfig, flags: ExecutionFlags): 
   say(`${results.finished}/${results.total} sessions finished${failed}.`);
   say(`Results in ${runDir}: manifest.json, streams/, sessions/<session>/summary.json and transcript.jsonl.`);
   say(`Audit retries and unresolved turns with: npx allocbench audit ${runDir}`);
+  say(`Tables, figures and an HTML report with: npx allocbench analyze ${runDir} --out ${runDir}/report`);
 }

@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLayout } from '../../../activities/run-store/run-layout.js';
+import { groupArms } from '../../../analysis/arms.js';
+import { loadRuns } from '../../../analysis/load/load-runs.js';
 import { writeReport } from '../../../analysis/report/write-report.js';
-import { writeRunFixture } from './run-fixture.js';
+import { transferTable } from '../../../analysis/tables/transfer-table.js';
+import { toCsv } from '../../../analysis/tables/render-table.js';
+import { writeSyntheticRun } from '../../../bench/synthetic-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-report-'));
 const ladder = { name: 'ladder', models: ['policy/commit-at-1', 'policy/commit-at-2'], rungs: ['R0', 'R1', 'R2'], seeds: [2000, 2001, 2002] };
@@ -15,7 +19,7 @@ const tableFiles = (out: string) =>
 describe('allocbench analyze', () => {
   it("writes the paper's tables, figures and an offline report whose numbers follow from the sessions", async () => {
     const runDir = join(dir, 'ladder');
-    writeRunFixture(runDir, ladder);
+    writeSyntheticRun(runDir, ladder);
     const out = join(dir, 'report');
     const summary = await writeReport([runDir], out);
     expect(summary).toMatchObject({ sessions: 18, exclusions: 0 });
@@ -30,6 +34,20 @@ describe('allocbench analyze', () => {
     expect(html).not.toMatch(/<script|https?:\/\//);
     expect(readFileSync(join(out, 'figures', 'ladder.svg'), 'utf8')).toMatch(/^<svg/);
     expect(html.match(/<a href="sessions\//g)).toHaveLength(18);
+    // commit-at-1 fails the gate on first-sight (100% > 50%); commit-at-2 passes; no comparator in these runs.
+    const rules = readFileSync(join(out, 'tables', 'decision-rules.csv'), 'utf8').split('\n');
+    expect(rules[1]).toMatch(/^policy\/commit-at-1,3\/3 ✓,3\.00 ✓,100\.0% ✗,not evaluated,failed,/);
+    expect(rules[2]).toMatch(/^policy\/commit-at-2,3\/3 ✓,3\.00 ✓,0\.0% ✓,not evaluated,passed,/);
+  });
+
+  it('compares two arms on paired seeds at every framing both ran', async () => {
+    const arms = groupArms((await loadRuns([join(dir, 'ladder')])).sessions);
+    const csv = toCsv(transferTable(arms, 'policy/commit-at-1', 'policy/commit-at-2')).trim().split('\n');
+    // First-sight falls from 1 to 0 on every seed, so the difference and both ends of its interval are -1.
+    expect(csv.slice(1).map((row) => row.split(',').slice(0, 7))).toEqual(
+      ['R0 · ball', 'R1', 'R2'].map((framing) => [framing, '3', '1', '0', '-1', '-1', '-1']),
+    );
+    expect(() => transferTable(arms, 'policy/commit-at-1', 'policy/bayes')).toThrow(/no framing has sessions of both/);
   });
 
   it('writes byte-identical tables from the same runs', async () => {
@@ -43,10 +61,10 @@ describe('allocbench analyze', () => {
 
   it('says what it excluded and why: unfinished sessions, mismatched streams, missing directories', async () => {
     const partial = join(dir, 'partial');
-    const specs = writeRunFixture(partial, { ...ladder, name: 'partial', models: ['policy/commit-at-2'], rungs: ['R0'] });
+    const specs = writeSyntheticRun(partial, { ...ladder, name: 'partial', models: ['policy/commit-at-2'], rungs: ['R0'] });
     rmSync(runLayout.summary(partial, specs[0]!));
     const other = join(dir, 'other');
-    const [mismatched] = writeRunFixture(other, { ...ladder, name: 'other', models: ['policy/commit-at-1'], rungs: ['R1'], seeds: [2001] });
+    const [mismatched] = writeSyntheticRun(other, { ...ladder, name: 'other', models: ['policy/commit-at-1'], rungs: ['R1'], seeds: [2001] });
     const path = runLayout.summary(other, mismatched!);
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), streamHash: 'f'.repeat(64) }));
     const out = join(dir, 'excluded');

@@ -1,0 +1,28 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { groupArms } from '../../analysis/arms.js';
+import { loadRuns } from '../../analysis/load/load-runs.js';
+import { toCsv, toLatex, toMarkdown } from '../../analysis/tables/render-table.js';
+import { transferTable } from '../../analysis/tables/transfer-table.js';
+
+export function registerCompare(program: Command): void {
+  program
+    .command('compare')
+    .description('two models (or checkpoints of one) on paired seeds at every framing both ran: first-sight and Score, B − A with intervals')
+    .argument('<run-dir...>', 'run directories holding both arms')
+    .requiredOption('--a <model>', 'the reference arm, e.g. gguf/models/base.gguf')
+    .requiredOption('--b <model>', 'the arm compared with it')
+    .option('--out <dir>', 'also write the table as Markdown, CSV and LaTeX here')
+    .action(async (runDirs: string[], flags: { a: string; b: string; out?: string }) => {
+      const loaded = await loadRuns(runDirs.map((dir) => resolve(dir)));
+      const table = transferTable(groupArms(loaded.sessions), flags.a, flags.b);
+      process.stdout.write(toMarkdown(table));
+      if (loaded.exclusions.length > 0) process.stderr.write(`${loaded.exclusions.length} sessions or directories excluded, e.g. ${loaded.exclusions[0]?.what}: ${loaded.exclusions[0]?.reason}\n`);
+      if (!flags.out) return;
+      await mkdir(resolve(flags.out), { recursive: true });
+      await writeFile(join(resolve(flags.out), `${table.id}.md`), toMarkdown(table));
+      await writeFile(join(resolve(flags.out), `${table.id}.csv`), toCsv(table));
+      await writeFile(join(resolve(flags.out), `${table.id}.tex`), toLatex(table));
+    });
+}
