@@ -7,7 +7,7 @@ import { groupArms } from '../arms.js';
 import { coreFirstSightSpec, economicSpec, ladderSpec, optimalPolicySpec, renderFigure, scoreSpec } from '../figures/index.js';
 import { ladders } from '../ladders.js';
 import { loadRuns, type LoadedRuns } from '../load/load-runs.js';
-import { cellTable, scriptTable } from '../tables/cell-tables.js';
+import { cellDiagnosticsTable, cellTable, perSeedTable, scriptTable } from '../tables/cell-tables.js';
 import { decisionRulesTable } from '../tables/decision-rules-table.js';
 import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
 import { framingLadderTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
@@ -40,6 +40,7 @@ function tablesOf(loaded: LoadedRuns): Table[] {
   return [
     ...(list.length > 0 ? [framingLadderTable(list), pairedLadderTable(list), zeroCommitTable(list), scoreTable(list), decisionRulesTable(list)] : []),
     cellTable(arms),
+    cellDiagnosticsTable(arms),
     ...(hasR3 ? [scriptTable(arms)] : []),
     ...(economic.rows.length > 0 ? [economic] : []),
     ...(interaction.rows.length > 0 ? [interaction] : []),
@@ -84,7 +85,9 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
   }
   for (const sub of ['tables', 'figures', 'sessions']) await mkdir(join(outDir, sub), { recursive: true });
   const tables = tablesOf(loaded);
-  for (const table of tables) {
+  // The per-seed table is long: written as files and linked, not shown on the page.
+  const perSeed = perSeedTable(groupArms(loaded.sessions));
+  for (const table of [...tables, perSeed]) {
     await writeFile(join(outDir, 'tables', `${table.id}.md`), toMarkdown(table));
     await writeFile(join(outDir, 'tables', `${table.id}.csv`), toCsv(table));
     await writeFile(join(outDir, 'tables', `${table.id}.tex`), toLatex(table));
@@ -111,6 +114,7 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
     '<h2>Figures</h2>',
     ...figures.map((f) => `<figure id="figure-${f.id}"><img src="figures/${f.id}.svg" alt="${escapeHtml(f.caption)}"><figcaption>${escapeHtml(f.caption)} <a href="figures/${f.id}.png">PNG</a></figcaption></figure>`),
     '<h2>Tables</h2>',
+    `<p>Per-seed estimands of every session: <a href="tables/${perSeed.id}.csv">CSV</a> · <a href="tables/${perSeed.id}.md">Markdown</a> · <a href="tables/${perSeed.id}.tex">LaTeX</a></p>`,
     ...tables.map((table) => `${toHtml(table)}\n<p>Files: <a href="tables/${table.id}.md">Markdown</a> · <a href="tables/${table.id}.csv">CSV</a> · <a href="tables/${table.id}.tex">LaTeX</a></p>`),
     `<h2>Excluded (${loaded.exclusions.length})</h2>`,
     loaded.exclusions.length > 0 ? `<ul>${loaded.exclusions.map((e) => `<li>${escapeHtml(e.what)}: ${escapeHtml(e.reason)}</li>`).join('')}</ul>` : '<p>Nothing was excluded.</p>',
@@ -118,5 +122,5 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
     `<ul>${links.join('\n')}</ul>`,
   ].join('\n');
   await writeFile(join(outDir, 'index.html'), page('AllocBench report', body));
-  return { outDir, sessions: loaded.sessions.length, tables: tables.map((t) => t.id), figures: figures.map((f) => f.id), exclusions: loaded.exclusions.length };
+  return { outDir, sessions: loaded.sessions.length, tables: [...tables.map((t) => t.id), perSeed.id], figures: figures.map((f) => f.id), exclusions: loaded.exclusions.length };
 }

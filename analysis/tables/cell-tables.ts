@@ -45,6 +45,94 @@ export function cellTable(arms: readonly Arm[]): Table {
   };
 }
 
+/** The remaining estimands per cell (C.1, E, F): collection, utilization, lateness, keep rates, net, optimum and regret. */
+export function cellDiagnosticsTable(arms: readonly Arm[]): Table {
+  const varies = varyingFields(arms.map((arm) => arm.key));
+  varies.delete('rung');
+  return {
+    id: 'cell-diagnostics',
+    title: 'Per-cell diagnostics',
+    caption:
+      'Items per stream (credited), budget utilization (commitments / B), mean lateness (within-class occurrences before the commitment), P(keep | first and second occurrence) over eligible turns, and mean net utility, exact hindsight net optimum and regret per seed.',
+    columns: [
+      { name: 'Arm', format: 'text' },
+      { name: 'Rung', format: 'text' },
+      { name: 'Items/stream', format: 'fixed' },
+      { name: 'Utilization', format: 'percent' },
+      { name: 'Lateness', format: 'fixed' },
+      { name: 'P(keep | 1st)', format: 'percent' },
+      { name: 'P(keep | 2nd)', format: 'percent' },
+      { name: 'Net', format: 'fixed' },
+      { name: 'Optimum', format: 'fixed' },
+      { name: 'Regret', format: 'fixed' },
+    ],
+    rows: arms.map((arm) => {
+      const s = summarizeArm(arm.key.rung, arm.sessions);
+      return [
+        armLabel(arm.key, varies),
+        arm.key.rung,
+        s.itemsPerStream,
+        s.budgetUtilization,
+        s.meanLateness,
+        s.keepAtOccurrence1.rate,
+        s.keepAtOccurrence2.rate,
+        s.meanNet,
+        s.meanOptimum,
+        s.meanRegret,
+      ];
+    }),
+  };
+}
+
+/** Every session's own estimands, one row per seed: the per-seed view the pooled tables summarize. */
+export function perSeedTable(arms: readonly Arm[]): Table {
+  return {
+    id: 'per-seed',
+    title: 'Per-seed estimands',
+    caption: 'One row per session. First-sight and lateness are undefined (empty) for a session without commitments; hazard for one without an eligible first-occurrence turn.',
+    columns: [
+      { name: 'Model', format: 'text' },
+      { name: 'Rung', format: 'text' },
+      { name: 'Reskin', format: 'text' },
+      { name: 'N disclosed', format: 'text' },
+      { name: 'B', format: 'integer' },
+      { name: 'K', format: 'fixed' },
+      { name: 'Magnitude', format: 'integer' },
+      { name: 'Seed', format: 'integer' },
+      { name: 'Commitments', format: 'integer' },
+      { name: 'First-sight', format: 'percent' },
+      { name: 'Hazard', format: 'percent' },
+      { name: 'Lateness', format: 'fixed' },
+      { name: 'Utility', format: 'integer' },
+      { name: 'Net', format: 'fixed' },
+      { name: 'Optimum', format: 'fixed' },
+      { name: 'Regret', format: 'fixed' },
+      { name: 'Unresolved', format: 'integer' },
+    ],
+    rows: arms.flatMap((arm) =>
+      arm.sessions.map(({ seed, metrics: m }) => [
+        arm.key.model,
+        arm.key.rung,
+        arm.key.reskin,
+        arm.key.announceN ? 'yes' : 'no',
+        arm.key.budget,
+        arm.key.charge,
+        arm.key.magnitude,
+        seed,
+        m.commitments,
+        m.firstSightRate,
+        m.firstSightHazard,
+        m.meanLateness,
+        m.utility,
+        m.net,
+        m.optimum,
+        m.regret,
+        m.unresolved,
+      ]),
+    ),
+  };
+}
+
 /** R3's commitment diagnostics (F.5, B.6): builds, reuse, refused cross-class runs, script success, raw answers. */
 export function scriptTable(arms: readonly Arm[]): Table {
   const r3 = arms.filter((arm) => arm.key.rung === 'R3');

@@ -76,6 +76,21 @@ describe('allocbench analyze', () => {
     expect(summary.sessions).toBe(1); // seed 2002 at R0; seed 2001's sessions are unpairable
   });
 
+  it('reports an arm without commitments as undefined rather than failing', async () => {
+    const runDir = join(dir, 'never');
+    writeSyntheticRun(runDir, { name: 'never', models: ['policy/commit-at-99', 'policy/commit-at-1'], rungs: ['R0', 'R1'], seeds: [2000, 2001] });
+    const out = join(dir, 'never-report');
+    const summary = await writeReport([runDir], out);
+    expect(summary.figures).toEqual(['optimal-policy', 'ladder']); // the never-committing model has no first-sight to plot
+    const ladderMd = readFileSync(join(out, 'tables', 'framing-ladder.md'), 'utf8');
+    expect(ladderMd).toContain('| policy/commit-at-99 | – | – | – | – | incomplete ladder |');
+    const perSeed = readFileSync(join(out, 'tables', 'per-seed.csv'), 'utf8').split('\n');
+    expect(perSeed.filter((row) => row.startsWith('policy/commit-at-99,R0,ball,no,3,0,100,'))).toEqual([
+      expect.stringMatching(/^policy\/commit-at-99,R0,ball,no,3,0,100,2000,0,,0,,/),
+      expect.stringMatching(/^policy\/commit-at-99,R0,ball,no,3,0,100,2001,0,,0,,/),
+    ]);
+  });
+
   it('refuses, in one line, when nothing is left to analyze', async () => {
     await expect(writeReport([join(dir, 'nowhere')], join(dir, 'empty'))).rejects.toThrow(/^nothing to analyze in .*nowhere: no such directory\)$/);
   });
