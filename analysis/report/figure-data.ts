@@ -10,6 +10,8 @@ import type { EconomicCell, Estimate, LadderInput, ModelFirstSight, ModelScores,
 import { commonSeeds, LADDER_RUNGS, type Ladder } from '../ladders.js';
 import type { BootstrapEstimate } from '../stats/bootstrap.js';
 import { marginalEstimate } from '../stats/contrasts.js';
+import { seedValue } from '../stats/ratio-estimands.js';
+import type { SeedSession } from '../stats/seed-session.js';
 import { economicArms } from '../tables/economic-tables.js';
 
 /** A figure plots defined estimates only. */
@@ -49,8 +51,7 @@ export function coreFirstSightData(list: readonly Ladder[]): ModelFirstSight[] {
     const pooledR0 = estimateOf(marginalEstimate('firstSight', paired.a));
     const pooledR3 = estimateOf(marginalEstimate('firstSight', paired.b));
     if (!pooledR0 || !pooledR3) return [];
-    const rate = (s: { metrics: { commitments: number; firstSightCommitments: number } } | undefined) =>
-      s && s.metrics.commitments > 0 ? s.metrics.firstSightCommitments / s.metrics.commitments : null;
+    const rate = (s: SeedSession | undefined) => (s ? seedValue('firstSight', s.metrics) : null);
     return [
       {
         model: ladder.key.model,
@@ -87,12 +88,13 @@ export function ladderData(list: readonly Ladder[]): LadderInput {
 /** Figure 5: first-sight hazard against the charge K per budget B, with the hindsight optimum's hazard. */
 export function economicData(arms: readonly Arm[]): EconomicCell[] {
   const cells = new Map<string, { budget: number; charge: number; hazard: Record<string, Estimate>; optimum: number }>();
+  const severalModels = new Set(arms.map((a) => a.key.model)).size > 1;
   for (const arm of economicArms(arms)) {
     const { budget, charge, rung, model } = arm.key;
     const id = JSON.stringify([budget, charge]);
     const cell = cells.get(id) ?? { budget, charge, hazard: {}, optimum: optimumHazard(arm) };
     const estimate = estimateOf(marginalEstimate('firstSightHazard', arm.sessions));
-    if (estimate) cell.hazard[new Set(arms.map((a) => a.key.model)).size > 1 ? `${model} ${rung}` : rung] = estimate;
+    if (estimate) cell.hazard[severalModels ? `${model} ${rung}` : rung] = estimate;
     cells.set(id, cell);
   }
   return [...cells.values()].filter((cell) => Object.keys(cell.hazard).length > 0);

@@ -1,22 +1,23 @@
+import type { ModelReply } from '../../core/chat/messages.js';
 import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
 import { escapeHtml, page } from './html.js';
 
 const block = (label: string, text: string, cls = '') => `<p class="${cls}"><b>${escapeHtml(label)}</b></p><pre>${escapeHtml(text)}</pre>`;
+
+/** A turn's heading, user message, reply text and tool calls: what the decision and script turns share. */
+const exchange = (t: number, user: string, reply: ModelReply) =>
+  `<h3>Turn ${t}</h3>${block('User', user)}${block('Model', reply.text || '(no text)')}${reply.toolCalls.map((call) => block(`Tool call ${call.name}`, call.arguments, 'tool')).join('')}`;
 
 function describe(record: TranscriptRecord): string {
   switch (record.type) {
     case 'session':
       return `<h2>Session</h2>${block('System prompt', record.system)}${block('Tools', JSON.stringify(record.tools, null, 2))}`;
     case 'turn':
-      return `<div class="turn"><h3>Turn ${record.t}</h3>${block('User', record.user)}${block('Model', record.reply.text || '(no text)')}${record.reply.toolCalls
-        .map((call) => block(`Tool call ${call.name}`, call.arguments, 'tool'))
-        .join('')}${record.toolResults.map((result) => block('Tool result', result.content, 'tool')).join('')}${
+      return `<div class="turn">${exchange(record.t, record.user, record.reply)}${record.toolResults.map((result) => block('Tool result', result.content, 'tool')).join('')}${
         record.decision.resolved ? `<p>Decision: <b>${record.decision.action}</b></p>` : `<p class="failure">Unresolved: ${escapeHtml(record.decision.failure ?? '')} ${escapeHtml(record.detail ?? '')}</p>`
       }</div>`;
     case 'script-turn':
-      return `<div class="turn"><h3>Turn ${record.t}</h3>${block('User', record.user)}${block('Model', record.reply.text || '(no text)')}${record.reply.toolCalls
-        .map((call) => block(`Tool call ${call.name}`, call.arguments, 'tool'))
-        .join('')}<p>Action: <b>${escapeHtml(record.action.kind)}</b>${'scriptId' in record.action ? ` ${escapeHtml(record.action.scriptId)}` : ''}${
+      return `<div class="turn">${exchange(record.t, record.user, record.reply)}<p>Action: <b>${escapeHtml(record.action.kind)}</b>${'scriptId' in record.action ? ` ${escapeHtml(record.action.scriptId)}` : ''}${
         record.answerCorrect === undefined ? '' : record.answerCorrect ? ' (correct)' : ' (wrong)'
       }</p></div>`;
     case 'execution':

@@ -1,18 +1,20 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { sessionDirName, sessionKey } from '../../core/sweep/session-spec.js';
+import { readJsonLines } from '../../activities/run-store/json-files.js';
 import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
-import { groupArms } from '../arms.js';
+import { groupArms, type Arm } from '../arms.js';
 import { coreFirstSightSpec, economicSpec, ladderSpec, optimalPolicySpec, renderFigure, scoreSpec } from '../figures/index.js';
-import { ladders } from '../ladders.js';
+import { ladders, type Ladder } from '../ladders.js';
 import { loadRuns, type LoadedRuns } from '../load/load-runs.js';
 import { cellDiagnosticsTable, cellTable, perSeedTable, scriptTable } from '../tables/cell-tables.js';
 import { decisionRulesTable } from '../tables/decision-rules-table.js';
 import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
 import { framingLadderTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
-import { toCsv, toHtml, toLatex, toMarkdown } from '../tables/render-table.js';
+import { toHtml } from '../tables/render-table.js';
 import type { Table } from '../tables/table.js';
+import { writeTableFiles } from '../tables/write-table-files.js';
 import { coreFirstSightData, economicData, ladderData, optimalPolicyData, scoreData } from './figure-data.js';
 import { escapeHtml, page } from './html.js';
 import { transcriptPage } from './transcript-page.js';
@@ -31,9 +33,7 @@ interface Figure {
   readonly spec: Parameters<typeof renderFigure>[0];
 }
 
-function tablesOf(loaded: LoadedRuns): Table[] {
-  const arms = groupArms(loaded.sessions);
-  const list = ladders(arms);
+function tablesOf(arms: readonly Arm[], list: readonly Ladder[]): Table[] {
   const hasR3 = arms.some((arm) => arm.key.rung === 'R3');
   const economic = economicSurfaceTable(arms);
   const interaction = economicInteractionTable(arms);
@@ -47,9 +47,7 @@ function tablesOf(loaded: LoadedRuns): Table[] {
   ];
 }
 
-function figuresOf(loaded: LoadedRuns): Figure[] {
-  const arms = groupArms(loaded.sessions);
-  const list = ladders(arms);
+function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonly Ladder[]): Figure[] {
   const first = [...loaded.sessions].sort((a, b) => a.spec.seed - b.spec.seed)[0];
   const figures: Figure[] = [];
   if (first) {
@@ -84,15 +82,13 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
     throw new InputError(`nothing to analyze in ${runDirs.join(', ')}${why ? ` (${why}${loaded.exclusions.length > 3 ? '; …' : ''})` : ''}`);
   }
   for (const sub of ['tables', 'figures', 'sessions']) await mkdir(join(outDir, sub), { recursive: true });
-  const tables = tablesOf(loaded);
+  const arms = groupArms(loaded.sessions);
+  const list = ladders(arms);
+  const tables = tablesOf(arms, list);
   // The per-seed table is long: written as files and linked, not shown on the page.
-  const perSeed = perSeedTable(groupArms(loaded.sessions));
-  for (const table of [...tables, perSeed]) {
-    await writeFile(join(outDir, 'tables', `${table.id}.md`), toMarkdown(table));
-    await writeFile(join(outDir, 'tables', `${table.id}.csv`), toCsv(table));
-    await writeFile(join(outDir, 'tables', `${table.id}.tex`), toLatex(table));
-  }
-  const figures = figuresOf(loaded);
+  const perSeed = perSeedTable(arms);
+  for (const table of [...tables, perSeed]) await writeTableFiles(join(outDir, 'tables'), table);
+  const figures = figuresOf(loaded, arms, list);
   for (const figure of figures) {
     const { svg, png } = await renderFigure(figure.spec);
     await writeFile(join(outDir, 'figures', `${figure.id}.svg`), svg);
@@ -103,8 +99,7 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
   const links: string[] = [];
   for (const session of loaded.sessions) {
     const file = transcriptFile(session.runName, sessionDirName(session.spec));
-    const text = await readFile(session.transcriptPath, 'utf8').catch(() => '');
-    const records = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as TranscriptRecord);
+    const records = await readJsonLines<TranscriptRecord>(session.transcriptPath);
     await writeFile(join(outDir, 'sessions', file), transcriptPage(`${session.runName}: ${sessionKey(session.spec)}`, records));
     links.push(`<li><a href="sessions/${escapeHtml(file)}">${escapeHtml(`${session.runName}: ${sessionKey(session.spec)}`)}</a> (${escapeHtml(session.summary.termination)})</li>`);
   }

@@ -1,10 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { groupArms } from '../../analysis/arms.js';
 import { loadRuns } from '../../analysis/load/load-runs.js';
-import { toCsv, toLatex, toMarkdown } from '../../analysis/tables/render-table.js';
+import { toMarkdown } from '../../analysis/tables/render-table.js';
 import { transferTable } from '../../analysis/tables/transfer-table.js';
+import { writeTableFiles } from '../../analysis/tables/write-table-files.js';
 
 export function registerCompare(program: Command): void {
   program
@@ -19,10 +19,6 @@ export function registerCompare(program: Command): void {
       const table = transferTable(groupArms(loaded.sessions), flags.a, flags.b);
       process.stdout.write(toMarkdown(table));
       if (loaded.exclusions.length > 0) process.stderr.write(`${loaded.exclusions.length} sessions or directories excluded, e.g. ${loaded.exclusions[0]?.what}: ${loaded.exclusions[0]?.reason}\n`);
-      if (!flags.out) return;
-      await mkdir(resolve(flags.out), { recursive: true });
-      await writeFile(join(resolve(flags.out), `${table.id}.md`), toMarkdown(table));
-      await writeFile(join(resolve(flags.out), `${table.id}.csv`), toCsv(table));
-      await writeFile(join(resolve(flags.out), `${table.id}.tex`), toLatex(table));
+      if (flags.out) await writeTableFiles(resolve(flags.out), table);
     });
 }
