@@ -45,7 +45,11 @@ const workflowRules = {
       paths: builtinModules.map((name) => ({ name, message: 'Workflows run in a deterministic sandbox: no Node builtins.' })),
       patterns: [
         { group: ['node:*'], message: 'Workflows run in a deterministic sandbox: no Node builtins.' },
-        { group: ['**/activities/**', '**/infra/**', '**/cli/**'], allowTypeImports: true, message: 'Workflows import activities as types only.' },
+        {
+          group: ['**/activities/**', '**/infra/**', '**/cli/**'],
+          allowTypeImports: true,
+          message: 'Workflows import activities as types only.',
+        },
       ],
     },
   ],

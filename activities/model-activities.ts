@@ -26,9 +26,7 @@ export interface TurnInput {
 }
 
 /** Compact on purpose: the reply, the prompt and the attempts stay in the run store. */
-export type TurnResult =
-  | { readonly kind: 'decided'; readonly action: Action }
-  | { readonly kind: 'stopped'; readonly reason: Termination };
+export type TurnResult = { readonly kind: 'decided'; readonly action: Action } | { readonly kind: 'stopped'; readonly reason: Termination };
 
 const exchange = (turn: TurnRecord) => ({ user: turn.user, reply: turn.reply, toolResults: turn.toolResults });
 
@@ -50,7 +48,11 @@ export function createModelActivities(providers: ProviderRegistry) {
       if (recorded) return { kind: 'decided', action: recorded.decision.action };
 
       const { stream, classes, setting } = await loadSessionContext(runDir, spec);
-      const point = nextDecisionPoint(classes, setting, transcript.turns.map((turn) => turn.decision));
+      const point = nextDecisionPoint(
+        classes,
+        setting,
+        transcript.turns.map((turn) => turn.decision),
+      );
       if (point?.t !== t) {
         throw ApplicationFailure.nonRetryable(`turn ${t} is not the next decision turn (${point?.t ?? 'none left'})`, 'SessionOutOfStep');
       }

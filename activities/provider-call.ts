@@ -58,7 +58,14 @@ export async function callProvider<P extends Parsed>(
   let emptyReplies = call.previous.filter((a) => a.outcome === 'empty-reply').length;
   const transportErrors = call.previous.filter((a) => a.outcome === 'transport-error').length;
   const record = (fields: Omit<AttemptRecord, 'type' | 'at' | 't' | 'attempt' | 'activityAttempt'>) =>
-    appendRecord(call.transcriptPath, { type: 'attempt', at: new Date().toISOString(), t, attempt, activityAttempt: context.info.attempt, ...fields });
+    appendRecord(call.transcriptPath, {
+      type: 'attempt',
+      at: new Date().toISOString(),
+      t,
+      attempt,
+      activityAttempt: context.info.attempt,
+      ...fields,
+    });
   for (;;) {
     attempt++;
     const started = Date.now();
@@ -79,11 +86,16 @@ export async function callProvider<P extends Parsed>(
       const failures = transportErrors + 1;
       if (failures >= MAX_TRANSPORT_ATTEMPTS) return { kind: 'stopped', reason: 'transport-exhausted' };
       const delayMs = Math.max(BACKOFF_STEP_SECONDS * 1000 * failures, retryAfterMs ?? 0);
-      throw ApplicationFailure.create({ type: 'TransportError', message: `turn ${t}, attempt ${attempt}: ${message}`, nextRetryDelay: delayMs });
+      throw ApplicationFailure.create({
+        type: 'TransportError',
+        message: `turn ${t}, attempt ${attempt}: ${message}`,
+        nextRetryDelay: delayMs,
+      });
     }
     const parsed = parse(response);
     const costUsd = response.costUsd ?? (spec.price ? costOf(response.usage, spec.price) : provider.local ? 0 : undefined);
-    const resample = provider.local && !isUrnRung(spec.rung) && !parsed.resolved && parsed.failure === 'no-decision' && emptyReplies < spec.emptyRetries;
+    const resample =
+      provider.local && !isUrnRung(spec.rung) && !parsed.resolved && parsed.failure === 'no-decision' && emptyReplies < spec.emptyRetries;
     await record({
       latencyMs: Date.now() - started,
       outcome: resample ? 'empty-reply' : 'ok',

@@ -49,7 +49,9 @@ export function createScriptActivities(sandbox: ScriptSandbox) {
         outcome = { ok: false, kind: 'worker-lost', error: 'the sandbox worker process was lost while this script ran', ms: 0, logs: '' };
       } else {
         await appendRecord(path, { type: 'execution-start', at: new Date().toISOString(), t });
-        outcome = await withHeartbeat(() => sandbox.run(code, item.inputs, { timeoutMs: spec.script.timeoutMs, memoryMb: spec.script.memoryMb }));
+        outcome = await withHeartbeat(() =>
+          sandbox.run(code, item.inputs, { timeoutMs: spec.script.timeoutMs, memoryMb: spec.script.memoryMb }),
+        );
       }
       const correct = outcome.ok && matchesGold(outcome.value, item.answer);
       await appendRecord(path, { type: 'execution', at: new Date().toISOString(), t, scriptId: action.scriptId, outcome, correct });

@@ -19,7 +19,9 @@ import { reachedCap } from './session-caps.js';
 import { loadSessionContext } from './session-context.js';
 
 /** Compact on purpose: the reply, the code and the attempts stay in the run store. */
-export type ScriptTurnResult = { readonly kind: 'played'; readonly action: ScriptActionKind } | { readonly kind: 'stopped'; readonly reason: Termination };
+export type ScriptTurnResult =
+  | { readonly kind: 'played'; readonly action: ScriptActionKind }
+  | { readonly kind: 'stopped'; readonly reason: Termination };
 
 /**
  * One R3 turn (every item is one): render the prompt from the run store, stop
@@ -36,8 +38,13 @@ export function createScriptTurnActivity(providers: ProviderRegistry) {
     if (recorded) return { kind: 'played', action: recorded.action.kind };
 
     const { stream, classes, setting } = await loadSessionContext(runDir, spec);
-    const point = nextScriptPoint(classes, setting, transcript.scriptTurns.map((turn) => turn.action.kind));
-    if (point?.t !== t) throw ApplicationFailure.nonRetryable(`turn ${t} is not the next R3 turn (${point?.t ?? 'none left'})`, 'SessionOutOfStep');
+    const point = nextScriptPoint(
+      classes,
+      setting,
+      transcript.scriptTurns.map((turn) => turn.action.kind),
+    );
+    if (point?.t !== t)
+      throw ApplicationFailure.nonRetryable(`turn ${t} is not the next R3 turn (${point?.t ?? 'none left'})`, 'SessionOutOfStep');
     const cap = await reachedCap(runDir, spec, transcript);
     if (cap) return { kind: 'stopped', reason: cap };
 

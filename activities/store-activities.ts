@@ -74,7 +74,13 @@ export function createStoreActivities() {
       const transcript = await readTranscript(path);
       const rules = { budget: spec.budget, charge: spec.charge };
       const script = spec.rung === 'R3' ? scoreScriptSession(classes, rules, transcript) : undefined;
-      const complete = script ? [] : withTruncatedTail(classes, setting, transcript.turns.map((turn) => turn.decision));
+      const complete = script
+        ? []
+        : withTruncatedTail(
+            classes,
+            setting,
+            transcript.turns.map((turn) => turn.decision),
+          );
       const metrics = script?.metrics ?? sessionMetrics({ classes, rules, decisions: complete });
       const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
       const mechanicalFailure = MECHANICAL_FAILURES.includes(termination);

@@ -45,7 +45,11 @@ export function groupArms(sessions: readonly LoadedSession[]): Arm[] {
     return {
       key,
       loaded: sorted,
-      sessions: sorted.map((s) => ({ seed: s.spec.seed, metrics: s.summary.metrics, ...(s.summary.script && { script: s.summary.script.metrics }) })),
+      sessions: sorted.map((s) => ({
+        seed: s.spec.seed,
+        metrics: s.summary.metrics,
+        ...(s.summary.script && { script: s.summary.script.metrics }),
+      })),
     };
   });
 }

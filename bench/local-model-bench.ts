@@ -53,10 +53,16 @@ const exchanges: { user: string; reply: { text: string; toolCalls: [] }; toolRes
 const decided: { action: 'pass' }[] = [];
 let previous: number[] = [];
 let [inputTokens, cacheable, turns] = [0, 0, 0];
-for (let point = nextDecisionPoint(classes, { budget: 3, charge: 0, classCount: 8 }, decided); point; point = nextDecisionPoint(classes, { budget: 3, charge: 0, classCount: 8 }, decided)) {
+for (
+  let point = nextDecisionPoint(classes, { budget: 3, charge: 0, classCount: 8 }, decided);
+  point;
+  point = nextDecisionPoint(classes, { budget: 3, charge: 0, classCount: 8 }, decided)
+) {
   const user = turnMessage(framing, point, stream.items[point.t - 1]!);
   const history = chatHistory(system, conversation(exchanges, user));
-  const tokens = chat.chatWrapper.generateContextState({ chatHistory: [...history, { type: 'model', response: [] }] }).contextText.tokenize(model.tokenizer);
+  const tokens = chat.chatWrapper
+    .generateContextState({ chatHistory: [...history, { type: 'model', response: [] }] })
+    .contextText.tokenize(model.tokenizer);
   let shared = 0;
   while (shared < previous.length && shared < tokens.length && previous[shared] === tokens[shared]) shared++;
   inputTokens += tokens.length;
@@ -75,9 +81,17 @@ await chat.generateResponse(longest, { maxTokens: 1 });
 const processingSeconds = (performance.now() - processingStarted) / 1000;
 
 console.log(`Local model benchmark · node ${process.version} · SmolLM2-135M-Instruct Q4_1 · ${llama.cpuMathCores} CPU threads`);
-console.log(`  prompt processing        ${(previous.length / processingSeconds).toFixed(0)} tokens/s (${previous.length} tokens from an empty cache in ${processingSeconds.toFixed(2)} s)`);
-console.log(`  generation               ${(generated / generationSeconds).toFixed(1)} tokens/s (${generated} tokens in ${generationSeconds.toFixed(2)} s)`);
-console.log(`  60-turn R0 session       ${turns} requests, ${inputTokens} input tokens, ${(inputTokens / turns).toFixed(0)} per request on average`);
-console.log(`  cacheable share          ${((100 * cacheable) / inputTokens).toFixed(1)}% of input tokens repeat the previous request (target at least 90%)`);
+console.log(
+  `  prompt processing        ${(previous.length / processingSeconds).toFixed(0)} tokens/s (${previous.length} tokens from an empty cache in ${processingSeconds.toFixed(2)} s)`,
+);
+console.log(
+  `  generation               ${(generated / generationSeconds).toFixed(1)} tokens/s (${generated} tokens in ${generationSeconds.toFixed(2)} s)`,
+);
+console.log(
+  `  60-turn R0 session       ${turns} requests, ${inputTokens} input tokens, ${(inputTokens / turns).toFixed(0)} per request on average`,
+);
+console.log(
+  `  cacheable share          ${((100 * cacheable) / inputTokens).toFixed(1)}% of input tokens repeat the previous request (target at least 90%)`,
+);
 await context.dispose();
 await model.dispose();

@@ -36,6 +36,10 @@ const summary = await writeReport([join(dir, 'ladder'), join(dir, 'economic')], 
 const seconds = (performance.now() - started) / 1000;
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`Report benchmark · node ${process.version} · ${sessions} synthetic sessions (${ladder.length} ladder, ${economic.length} economic grid)`);
-console.log(`  ${summary.tables.length} tables (Markdown, CSV, LaTeX), ${summary.figures.length} figures (SVG, PNG), ${summary.sessions} session pages`);
+console.log(
+  `Report benchmark · node ${process.version} · ${sessions} synthetic sessions (${ladder.length} ladder, ${economic.length} economic grid)`,
+);
+console.log(
+  `  ${summary.tables.length} tables (Markdown, CSV, LaTeX), ${summary.figures.length} figures (SVG, PNG), ${summary.sessions} session pages`,
+);
 console.log(`  whole report: ${seconds.toFixed(2)} s (target under 10 s)`);

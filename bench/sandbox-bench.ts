@@ -48,7 +48,9 @@ async function valueOf(sandbox: ScriptSandbox): Promise<string> {
 }
 
 function print(label: string, runs: number, { p50, p99, perSecond }: Timing): void {
-  console.log(`  ${label.padEnd(30)} p50 ${p50.toFixed(3).padStart(8)} ms   p99 ${p99.toFixed(3).padStart(8)} ms   ${Math.round(perSecond).toLocaleString('en-US').padStart(7)} runs/s  (${runs} runs)`);
+  console.log(
+    `  ${label.padEnd(30)} p50 ${p50.toFixed(3).padStart(8)} ms   p99 ${p99.toFixed(3).padStart(8)} ms   ${Math.round(perSecond).toLocaleString('en-US').padStart(7)} runs/s  (${runs} runs)`,
+  );
 }
 
 console.log(`Sandbox benchmark · node ${process.version} · isolated-vm · lcg solve in BigInt, default limits`);
@@ -63,7 +65,9 @@ const pool = new ScriptSandbox({ isolates: 4 });
 const batches = 500;
 const poolStart = performance.now();
 for (let i = 0; i < batches; i++) await Promise.all([0, 1, 2, 3].map(() => valueOf(pool)));
-console.log(`  ${'warm, 4 isolates, 4 at a time'.padEnd(30)} ${Math.round((batches * 4) / ((performance.now() - poolStart) / 1000)).toLocaleString('en-US')} runs/s`);
+console.log(
+  `  ${'warm, 4 isolates, 4 at a time'.padEnd(30)} ${Math.round((batches * 4) / ((performance.now() - poolStart) / 1000)).toLocaleString('en-US')} runs/s`,
+);
 pool.dispose();
 
 const cold = new ScriptSandbox({ warm: false });

@@ -45,7 +45,13 @@ export function writeSyntheticRun(runDir: string, raw: Record<string, unknown>):
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, JSON.stringify(value));
   };
-  write(runLayout.manifest(runDir), { name: config.name, experimentHash: experimentHash(config), config, createdAt: '2026-01-01T00:00:00.000Z', versions: {} });
+  write(runLayout.manifest(runDir), {
+    name: config.name,
+    experimentHash: experimentHash(config),
+    config,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    versions: {},
+  });
   const policies = new Map<string, Policy>();
   for (const spec of specs) {
     const stream = generateStream(spec.seed, spec.stream);

@@ -28,7 +28,8 @@ const started = performance.now();
 let inProcessTurns = 0;
 for (const spec of specs) {
   const classes = generateStream(spec.seed, spec.stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
-  inProcessTurns += runSession(classes, { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length }, policy).decisions.length;
+  inProcessTurns += runSession(classes, { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length }, policy).decisions
+    .length;
 }
 const inProcessSeconds = (performance.now() - started) / 1000;
 
@@ -36,7 +37,13 @@ const inProcessSeconds = (performance.now() - started) / 1000;
 delete process.env.TEMPORAL_ADDRESS;
 const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-bench-')), 'panel');
 const wallStart = performance.now();
-const progress = await runSweep(config, { runDir, temporalPort: await freePort(), inProcessWorkers: true, progressBar: false, say: () => undefined });
+const progress = await runSweep(config, {
+  runDir,
+  temporalPort: await freePort(),
+  inProcessWorkers: true,
+  progressBar: false,
+  say: () => undefined,
+});
 const wallSeconds = (performance.now() - wallStart) / 1000;
 
 // From the transcripts: when the first session started and the last ended, and the gaps between a session's turns.
@@ -60,9 +67,15 @@ const p90 = gaps[Math.floor(gaps.length * 0.9)] ?? 0;
 
 console.log(`Temporal panel benchmark · node ${process.version} · policy/commit-at-2 · 24 seeds x R0, R1, R2 · window ${window}`);
 console.log(`  sessions finished        ${progress.finished}/${progress.total} (${turns} decision turns)`);
-console.log(`  wall time                ${wallSeconds.toFixed(1)} s (target under 60 s), of which sessions ${sweepSeconds.toFixed(1)} s and start-up/shutdown ${(wallSeconds - sweepSeconds).toFixed(1)} s`);
+console.log(
+  `  wall time                ${wallSeconds.toFixed(1)} s (target under 60 s), of which sessions ${sweepSeconds.toFixed(1)} s and start-up/shutdown ${(wallSeconds - sweepSeconds).toFixed(1)} s`,
+);
 console.log(`  through Temporal         ${(turns / sweepSeconds).toFixed(1)} turns/s`);
-console.log(`  in-process core          ${(inProcessTurns / inProcessSeconds).toFixed(0)} turns/s (${inProcessSeconds.toFixed(3)} s, stream generation included)`);
+console.log(
+  `  in-process core          ${(inProcessTurns / inProcessSeconds).toFixed(0)} turns/s (${inProcessSeconds.toFixed(3)} s, stream generation included)`,
+);
 console.log(`  per-turn latency         median ${median} ms, p90 ${p90} ms between a session's consecutive turns`);
-console.log(`  orchestration per turn   ${((sweepSeconds * 1000) / turns - (inProcessSeconds * 1000) / inProcessTurns).toFixed(1)} ms of wall time per turn at window ${window}`);
+console.log(
+  `  orchestration per turn   ${((sweepSeconds * 1000) / turns - (inProcessSeconds * 1000) / inProcessTurns).toFixed(1)} ms of wall time per turn at window ${window}`,
+);
 console.log(`  run directory            ${runDir}`);

@@ -38,7 +38,10 @@ function describeTurn(transcript: Transcript, t: number): { decision: string; un
   const turn = transcript.turns.find((candidate) => candidate.t === t);
   if (turn) {
     const { action, resolved, failure } = turn.decision;
-    return { decision: resolved ? action : `${action} (unresolved: ${failure}${turn.detail ? `, ${turn.detail}` : ''})`, unresolved: !resolved };
+    return {
+      decision: resolved ? action : `${action} (unresolved: ${failure}${turn.detail ? `, ${turn.detail}` : ''})`,
+      unresolved: !resolved,
+    };
   }
   const scriptTurn = transcript.scriptTurns.find((candidate) => candidate.t === t);
   if (!scriptTurn) return { decision: 'no decision recorded', unresolved: false };

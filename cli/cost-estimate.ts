@@ -116,7 +116,12 @@ export function estimateSweep(config: SweepConfig): CellEstimate[] {
   for (const spec of expandSweep(config)) {
     const key = `${spec.model}|${spec.rung}`;
     const stream = generateStream(spec.seed, spec.stream);
-    const typical = estimateSession(spec, stream, (o) => typicalPolicy.decide(o as Parameters<typeof typicalPolicy.decide>[0]), TYPICAL_OUTPUT_SHARE);
+    const typical = estimateSession(
+      spec,
+      stream,
+      (o) => typicalPolicy.decide(o as Parameters<typeof typicalPolicy.decide>[0]),
+      TYPICAL_OUTPUT_SHARE,
+    );
     const worst = estimateSession(spec, stream, () => 'pass', 1);
     const cell = cells.get(key);
     cells.set(

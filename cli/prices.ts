@@ -16,4 +16,3 @@ export function withPrices(raw: Record<string, unknown>, tablePath = DEFAULT_PRI
   const fromTable = Object.fromEntries(models.flatMap((model) => (table[model] ? [[model, table[model]]] : [])));
   return { ...raw, prices: { ...fromTable, ...((raw.prices as Record<string, unknown> | undefined) ?? {}) } };
 }
-

@@ -20,7 +20,22 @@ export function resultsTable(results: RunResults): string {
     percent(cell.pooled?.unresolvedRate ?? null),
     cell.mechanicalFailures > 0 ? `${cell.mechanicalFailures} mechanical` : cell.invalid ? 'INVALID (>10% unresolved)' : 'ok',
   ]);
-  const header = ['model', 'rung', 'reskin', 'N', 'B', 'K', 'sessions', 'items/stream', 'Score', 'first-sight', 'hazard', 'commits/seed', 'unresolved', 'validity'];
+  const header = [
+    'model',
+    'rung',
+    'reskin',
+    'N',
+    'B',
+    'K',
+    'sessions',
+    'items/stream',
+    'Score',
+    'first-sight',
+    'hazard',
+    'commits/seed',
+    'unresolved',
+    'validity',
+  ];
   const r3 = results.cells.filter((cell) => cell.script);
   return r3.length === 0 ? table(header, rows, [0, 1, 2, 3, 13]) : `${table(header, rows, [0, 1, 2, 3, 13])}\n\n${scriptTable(r3)}`;
 }
@@ -42,7 +57,18 @@ function scriptTable(cells: RunResults['cells']): string {
       `${s?.zeroBuildSessions ?? 0}/${s?.sessions ?? 0}`,
     ];
   });
-  const header = ['R3 model', 'B', 'K', 'first-sight builds', 'builds/seed', 'reuse runs', 'refused runs', 'script success', 'raw answers', 'zero-build seeds'];
+  const header = [
+    'R3 model',
+    'B',
+    'K',
+    'first-sight builds',
+    'builds/seed',
+    'reuse runs',
+    'refused runs',
+    'script success',
+    'raw answers',
+    'zero-build seeds',
+  ];
   return table(header, rows, [0]);
 }
 

@@ -83,7 +83,12 @@ export async function readRunResults(runDir: string): Promise<RunResults> {
     name: manifest.name,
     total: specs.length,
     overall: valid.length > 0 ? poolMetrics(valid) : null,
-    totals: { utility: sum((m) => m.utility), optimum: sum((m) => m.optimum), commitments: sum((m) => m.commitments), unresolved: sum((m) => m.unresolved) },
+    totals: {
+      utility: sum((m) => m.utility),
+      optimum: sum((m) => m.optimum),
+      commitments: sum((m) => m.commitments),
+      unresolved: sum((m) => m.unresolved),
+    },
     finished: results.reduce((sum, c) => sum + c.finished, 0),
     mechanicalFailures: results.reduce((sum, c) => sum + c.mechanicalFailures, 0),
     cells: results,

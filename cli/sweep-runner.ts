@@ -75,7 +75,8 @@ function providerLimits(config: SweepConfig) {
 export async function runSweep(config: SweepConfig, options: SweepRunOptions): Promise<SweepProgress> {
   await checkModels(config, options.inProcessWorkers);
   const remote = targetFromEnv();
-  if (!remote && !options.inProcessWorkers) throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
+  if (!remote && !options.inProcessWorkers)
+    throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
   await checkRunDirectory(options.runDir, config);
   installQuietRuntime();
   let server: DevServer | undefined;
@@ -93,7 +94,12 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
     await claimRunDirectory(options.runDir, config);
     workerConnection = options.inProcessWorkers ? await connectWorker(target) : undefined;
     const workers = workerConnection
-      ? await createWorkers({ connection: workerConnection, namespace: target.namespace, sessions: true, providers: providerLimits(config) })
+      ? await createWorkers({
+          connection: workerConnection,
+          namespace: target.namespace,
+          sessions: true,
+          providers: providerLimits(config),
+        })
       : [];
     if (options.inProcessWorkers && config.rungs.includes('R3')) {
       sandbox = startSandboxProcess({

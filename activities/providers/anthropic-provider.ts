@@ -41,7 +41,12 @@ export function anthropicMessages(messages: readonly ChatMessage[]): Turn[] {
       const content: Block[] = [
         // The API refuses an empty turn; an empty reply is kept as a visible placeholder.
         ...(message.content || message.toolCalls.length === 0 ? [{ type: 'text' as const, text: message.content || '(empty reply)' }] : []),
-        ...message.toolCalls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: argumentsObject(call.arguments) })),
+        ...message.toolCalls.map((call) => ({
+          type: 'tool_use' as const,
+          id: call.id,
+          name: call.name,
+          input: argumentsObject(call.arguments),
+        })),
       ];
       turns.push({ role: 'assistant', content });
     }
@@ -58,7 +63,12 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
   const apiModel = model.slice('anthropic/'.length);
   let client: Anthropic | undefined;
   const sdk = () =>
-    (client ??= new Anthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL || null, maxRetries: 0, timeout: requestTimeoutMs }));
+    (client ??= new Anthropic({
+      apiKey: env.ANTHROPIC_API_KEY,
+      baseURL: env.ANTHROPIC_BASE_URL || null,
+      maxRetries: 0,
+      timeout: requestTimeoutMs,
+    }));
   return {
     model,
     apiModel,
@@ -75,7 +85,11 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
           system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
           messages: anthropicMessages(request.messages),
           ...(request.tools.length > 0 && {
-            tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as Anthropic.Tool.InputSchema })),
+            tools: request.tools.map((tool) => ({
+              name: tool.name,
+              description: tool.description,
+              input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+            })),
             tool_choice: { type: 'auto' as const },
           }),
         },
@@ -89,7 +103,12 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
         toolCalls: response.content.flatMap((block) =>
           block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input) }] : [],
         ),
-        usage: { inputTokens: usage.input_tokens + cached + written, outputTokens: usage.output_tokens, cachedInputTokens: cached, cacheWriteTokens: written },
+        usage: {
+          inputTokens: usage.input_tokens + cached + written,
+          outputTokens: usage.output_tokens,
+          cachedInputTokens: cached,
+          cacheWriteTokens: written,
+        },
         usageEstimated: false,
         responseModel: response.model,
         stopReason: response.stop_reason,

@@ -26,7 +26,10 @@ function gbnfSchema(parameters: Readonly<Record<string, unknown>>): GbnfJsonSche
   return {
     type: 'object',
     properties: Object.fromEntries(
-      Object.entries(properties).map(([name, schema]) => [name, { type: schema.type === 'string' ? 'string' : 'number', ...(schema.description && { description: schema.description }) }]),
+      Object.entries(properties).map(([name, schema]) => [
+        name,
+        { type: schema.type === 'string' ? 'string' : 'number', ...(schema.description && { description: schema.description }) },
+      ]),
     ),
   } as GbnfJsonSchema;
 }
@@ -86,8 +89,10 @@ export function ggufProvider(model: string): Provider {
     apiModel,
     local: true,
     async preflight() {
-      if (![...params.keys()].every((key) => key === 'context' || key === 'parallel')) throw new InputError(`${model}: options are context and parallel`);
-      if ((contextSize !== undefined && !(contextSize >= 256)) || !(parallel >= 1)) throw new InputError(`${model}: context must be at least 256 and parallel at least 1`);
+      if (![...params.keys()].every((key) => key === 'context' || key === 'parallel'))
+        throw new InputError(`${model}: options are context and parallel`);
+      if ((contextSize !== undefined && !(contextSize >= 256)) || !(parallel >= 1))
+        throw new InputError(`${model}: context must be at least 256 and parallel at least 1`);
       let magic: string;
       try {
         const file = await open(path, 'r');
@@ -107,10 +112,16 @@ export function ggufProvider(model: string): Provider {
         const history = chatHistory(request.system, request.messages);
         const functions = functionsFor(request.tools);
         const prompt = chat.chatWrapper
-          .generateContextState({ chatHistory: [...history, { type: 'model', response: [] }], ...(functions && { availableFunctions: functions }) })
+          .generateContextState({
+            chatHistory: [...history, { type: 'model', response: [] }],
+            ...(functions && { availableFunctions: functions }),
+          })
           .contextText.tokenize(loaded.model.tokenizer);
         if (prompt.length + request.maxOutputTokens > loaded.contextSize) {
-          throw new ProviderError(`context too long: ${prompt.length} prompt tokens + ${request.maxOutputTokens} output tokens exceed the ${loaded.contextSize}-token context`, 'permanent');
+          throw new ProviderError(
+            `context too long: ${prompt.length} prompt tokens + ${request.maxOutputTokens} output tokens exceed the ${loaded.contextSize}-token context`,
+            'permanent',
+          );
         }
         const cached = commonPrefix(chat.sequence.contextTokens, prompt);
         let outputTokens = 0;
@@ -125,7 +136,11 @@ export function ggufProvider(model: string): Provider {
         const calls = response.functionCalls ?? [];
         return {
           text: response.response,
-          toolCalls: calls.map((call, i) => ({ id: `call_${request.observation.turn}_${i}`, name: call.functionName, arguments: JSON.stringify(call.params ?? {}) })),
+          toolCalls: calls.map((call, i) => ({
+            id: `call_${request.observation.turn}_${i}`,
+            name: call.functionName,
+            arguments: JSON.stringify(call.params ?? {}),
+          })),
           usage: { inputTokens: prompt.length, outputTokens, cachedInputTokens: cached },
           usageEstimated: false,
           responseModel: apiModel,

@@ -38,7 +38,11 @@ export function openAiMessages(system: string, messages: readonly ChatMessage[])
         role: 'assistant',
         content: message.content || null,
         ...(message.toolCalls.length > 0 && {
-          tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+          tool_calls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
         }),
       };
     }),

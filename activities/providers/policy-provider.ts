@@ -24,7 +24,13 @@ import { builderReply, type BuilderFaults } from './reference-builder.js';
  */
 
 type ReplyFailure = Exclude<DecisionFailure, 'truncated'>;
-const REPLY_FAILURES: readonly ReplyFailure[] = ['no-decision', 'several-decisions', 'unknown-function', 'malformed-arguments', 'unparsable'];
+const REPLY_FAILURES: readonly ReplyFailure[] = [
+  'no-decision',
+  'several-decisions',
+  'unknown-function',
+  'malformed-arguments',
+  'unparsable',
+];
 
 export interface PolicyAgentSpec {
   readonly policy: Policy;
@@ -60,7 +66,8 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
   const transportFailures = new Map<number, number>();
   const replyFailures = new Map<number, ReplyFailure>();
   for (const [key, value] of params) {
-    if (!['delay', 'cost', 'transport', 'permanent', 'reply', 'hand', 'cross', 'broken'].includes(key)) throw new InputError(`policy agent: unknown option '${key}'`);
+    if (!['delay', 'cost', 'transport', 'permanent', 'reply', 'hand', 'cross', 'broken'].includes(key))
+      throw new InputError(`policy agent: unknown option '${key}'`);
     if (key === 'transport') {
       for (const part of value.split(',')) {
         const match = /^(\d+)x(\d+)$/.exec(part);
@@ -79,7 +86,8 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
     }
   }
   const delayMs = Number(params.get('delay') ?? 0);
-  if (!Number.isFinite(delayMs) || delayMs < 0) throw new InputError(`policy agent delay: '${params.get('delay')}' is not a duration in ms`);
+  if (!Number.isFinite(delayMs) || delayMs < 0)
+    throw new InputError(`policy agent delay: '${params.get('delay')}' is not a duration in ms`);
   const costUsd = Number(params.get('cost') ?? 0);
   if (!Number.isFinite(costUsd) || costUsd < 0) throw new InputError(`policy agent cost: '${params.get('cost')}' is not an amount in USD`);
   const turns = (key: string) => new Set(params.get(key) ? turnList(params.get(key) as string, key) : []);
@@ -100,7 +108,9 @@ function replyFor(request: GenerateRequest, action: Action, rationale: string): 
   const tool = request.tools[action === 'commit' ? 0 : 1];
   if (!tool) throw new Error('policy agent: the rung offers fewer than two decision tools');
   const needsCode = JSON.stringify(tool.parameters).includes('"code"');
-  const args = needsCode ? { code: 'def solve(inputs: dict) -> float:\n    raise NotImplementedError  # reference policy agent; R2 code is not scored\n' } : {};
+  const args = needsCode
+    ? { code: 'def solve(inputs: dict) -> float:\n    raise NotImplementedError  # reference policy agent; R2 code is not scored\n' }
+    : {};
   return { text: rationale, toolCalls: [{ id: `call_${request.observation.turn}`, name: tool.name, arguments: JSON.stringify(args) }] };
 }
 
@@ -159,7 +169,11 @@ export function policyProvider(model: string): Provider {
       const prompt = request.system + request.messages.map((m) => m.content).join('');
       return {
         ...reply,
-        usage: { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(reply.text + reply.toolCalls.map((c) => c.arguments).join('')), cachedInputTokens: 0 },
+        usage: {
+          inputTokens: estimateTokens(prompt),
+          outputTokens: estimateTokens(reply.text + reply.toolCalls.map((c) => c.arguments).join('')),
+          cachedInputTokens: 0,
+        },
         usageEstimated: true,
         costUsd: spec.costUsd,
         responseModel: model,

@@ -12,7 +12,8 @@ export function costOf(usage: Usage, price: Price): number {
   const cached = usage.cachedInputTokens;
   const written = usage.cacheWriteTokens ?? 0;
   const fresh = Math.max(0, usage.inputTokens - cached - written);
-  const dollars = fresh * price.input + cached * price.cachedInput + written * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output;
+  const dollars =
+    fresh * price.input + cached * price.cachedInput + written * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output;
   return dollars / 1_000_000;
 }
 

@@ -27,8 +27,16 @@ function openaiCompatible(model: string): Provider {
   const at = rest.indexOf('@');
   const name = rest.slice(0, at);
   const baseURL = rest.slice(at + 1);
-  if (at <= 0 || !/^https?:\/\/\S+$/.test(baseURL)) throw new InputError(`model '${model}': expected openai-compatible/<name>@<http(s) base URL>`);
-  return openAiChatProvider({ model, apiModel: name, apiKey: process.env.OPENAI_COMPATIBLE_API_KEY, baseURL, local: true, reasoningEffort: null });
+  if (at <= 0 || !/^https?:\/\/\S+$/.test(baseURL))
+    throw new InputError(`model '${model}': expected openai-compatible/<name>@<http(s) base URL>`);
+  return openAiChatProvider({
+    model,
+    apiModel: name,
+    apiKey: process.env.OPENAI_COMPATIBLE_API_KEY,
+    baseURL,
+    local: true,
+    reasoningEffort: null,
+  });
 }
 
 /** Providers by the prefix of a model id (`provider/model`). */

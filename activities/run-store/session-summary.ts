@@ -22,10 +22,20 @@ export interface SessionSummary {
   readonly responseModels: readonly string[];
   /** True when some response reported a model other than the one requested. */
   readonly modelMismatch: boolean;
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly cachedInputTokens: number; readonly estimated: boolean };
+  readonly usage: {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly cachedInputTokens: number;
+    readonly estimated: boolean;
+  };
   /** USD over every attempt whose cost is known. */
   readonly costUsd: number;
-  readonly attempts: { readonly total: number; readonly transportErrors: number; readonly permanentErrors: number; readonly retriedTurns: number };
+  readonly attempts: {
+    readonly total: number;
+    readonly transportErrors: number;
+    readonly permanentErrors: number;
+    readonly retriedTurns: number;
+  };
   readonly finishedAt: string;
 }
 

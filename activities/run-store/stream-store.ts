@@ -21,7 +21,8 @@ export async function ensureStream(runDir: string, seed: number, config: StreamC
   if (stored) {
     const { hash, ...body } = stored;
     if (streamHash(body) !== hash) throw new Error(`${path}: content does not match its hash`);
-    if (hash !== expected.hash) throw new Error(`${path}: stream hash ${hash.slice(0, 12)} differs from the generator's ${expected.hash.slice(0, 12)}`);
+    if (hash !== expected.hash)
+      throw new Error(`${path}: stream hash ${hash.slice(0, 12)} differs from the generator's ${expected.hash.slice(0, 12)}`);
   } else {
     await writeJsonAtomic(path, expected);
   }

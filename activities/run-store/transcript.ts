@@ -11,7 +11,14 @@ import { appendJsonLine, readJsonLines } from './json-files.js';
  * How a session ended. The mechanical failures permit a replacement run
  * (paper B.6); 'budget-exhausted' is R3's stop after the last write (B.4).
  */
-export type Termination = 'stream-end' | 'budget-exhausted' | 'token-cap' | 'cost-cap' | 'run-cost-cap' | 'transport-exhausted' | 'provider-error';
+export type Termination =
+  | 'stream-end'
+  | 'budget-exhausted'
+  | 'token-cap'
+  | 'cost-cap'
+  | 'run-cost-cap'
+  | 'transport-exhausted'
+  | 'provider-error';
 export const MECHANICAL_FAILURES: readonly Termination[] = ['transport-exhausted', 'provider-error'];
 
 /** Written once, when the session is prepared: what the model is told before the first turn. */
@@ -99,7 +106,9 @@ export interface ExecutionRecord {
 }
 
 /** The sandbox's outcome, or the loss of the sandbox worker while the script ran. */
-export type ExecutionOutcome = ScriptOutcome | { readonly ok: false; readonly kind: 'worker-lost'; readonly error: string; readonly ms: number; readonly logs: string };
+export type ExecutionOutcome =
+  | ScriptOutcome
+  | { readonly ok: false; readonly kind: 'worker-lost'; readonly error: string; readonly ms: number; readonly logs: string };
 
 /** A replacement run after a mechanical failure: the rerun rules count attempts afresh from here. */
 export interface ResumeRecord {
@@ -176,8 +185,7 @@ export async function readTranscript(path: string): Promise<Transcript> {
     executionsStarted,
     tokensUsed,
     costUsd,
-    attemptsSinceResume: (t) =>
-      records.slice(lastResume + 1).filter((r): r is AttemptRecord => r.type === 'attempt' && r.t === t),
+    attemptsSinceResume: (t) => records.slice(lastResume + 1).filter((r): r is AttemptRecord => r.type === 'attempt' && r.t === t),
     ...(last?.type === 'end' && { ended: last.termination }),
   };
 }

@@ -45,7 +45,8 @@ export class SandboxIsolate {
     const context = await this.isolate.createContext();
     try {
       const finish = await this.prelude.run(context, { reference: true, timeout: timeout() });
-      const reply = (inputs: string | null) => finish.apply(undefined, [inputs], { timeout: timeout(), result: { promise: true, copy: true } });
+      const reply = (inputs: string | null) =>
+        finish.apply(undefined, [inputs], { timeout: timeout(), result: { promise: true, copy: true } });
       let script: ivm.Script;
       try {
         script = await this.isolate.compileScript(code, { filename: FILENAME });

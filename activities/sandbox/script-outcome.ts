@@ -13,7 +13,10 @@ export interface SandboxLimits {
 }
 
 /** The same defaults and ranges as a sweep's `r3` settings. */
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { timeoutMs: DEFAULT_SCRIPT_SETTINGS.timeoutMs, memoryMb: DEFAULT_SCRIPT_SETTINGS.memoryMb };
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  timeoutMs: DEFAULT_SCRIPT_SETTINGS.timeoutMs,
+  memoryMb: DEFAULT_SCRIPT_SETTINGS.memoryMb,
+};
 export const SANDBOX_LIMIT_RANGES = SCRIPT_LIMIT_RANGES;
 
 /**

@@ -32,7 +32,8 @@ export class ScriptSandbox {
   private disposed = false;
 
   constructor({ warm = true, isolates = 1 }: ScriptSandboxOptions = {}) {
-    if (!Number.isSafeInteger(isolates) || isolates < 1) throw new RangeError(`ScriptSandbox: isolates must be a positive integer, got ${isolates}`);
+    if (!Number.isSafeInteger(isolates) || isolates < 1)
+      throw new RangeError(`ScriptSandbox: isolates must be a positive integer, got ${isolates}`);
     this.warm = warm;
     this.free = isolates;
   }
@@ -74,7 +75,13 @@ export class ScriptSandbox {
     for (const wake of this.queue.splice(0)) wake();
   }
 
-  private async supervise(isolate: SandboxIsolate, code: string, inputsJson: string, started: number, limits: SandboxLimits): Promise<RunResult> {
+  private async supervise(
+    isolate: SandboxIsolate,
+    code: string,
+    inputsJson: string,
+    started: number,
+    limits: SandboxLimits,
+  ): Promise<RunResult> {
     const deadline = started + limits.timeoutMs;
     const settled = isolate.execute(code, inputsJson, deadline).then(
       (result) => ({ result }),
@@ -135,7 +142,10 @@ export class ScriptSandbox {
 }
 
 function checkLimits(limits: Partial<SandboxLimits>): SandboxLimits {
-  const checked = { timeoutMs: limits.timeoutMs ?? DEFAULT_SANDBOX_LIMITS.timeoutMs, memoryMb: limits.memoryMb ?? DEFAULT_SANDBOX_LIMITS.memoryMb };
+  const checked = {
+    timeoutMs: limits.timeoutMs ?? DEFAULT_SANDBOX_LIMITS.timeoutMs,
+    memoryMb: limits.memoryMb ?? DEFAULT_SANDBOX_LIMITS.memoryMb,
+  };
   for (const key of ['timeoutMs', 'memoryMb'] as const) {
     const [min, max] = SANDBOX_LIMIT_RANGES[key];
     if (!Number.isSafeInteger(checked[key]) || checked[key] < min || checked[key] > max) {

@@ -50,7 +50,15 @@ export function economicSpec(cells: readonly EconomicCell[]): TopLevelSpec {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     config: CONFIG,
     data: { values },
-    facet: { column: { field: 'budget', type: 'ordinal', title: null, sort: budgets, header: { labelExpr: "'B = ' + datum.value", labelFontWeight: 'bold' } } },
+    facet: {
+      column: {
+        field: 'budget',
+        type: 'ordinal',
+        title: null,
+        sort: budgets,
+        header: { labelExpr: "'B = ' + datum.value", labelFontWeight: 'bold' },
+      },
+    },
     spacing: 14,
     spec: {
       width: 170,

@@ -28,11 +28,28 @@ export function scoreSpec(models: readonly ModelScores[]): TopLevelSpec {
   const lowest = Math.min(0.9, ...models.flatMap(({ r0, r2 }) => [r0.interval[0], r2.interval[0]]));
   const floor = Math.floor(lowest * 10) / 10;
   const domain = [floor, 1];
-  const axis = (title: string) => ({ field: 'r0', type: 'quantitative' as const, title, scale: { domain, nice: false }, axis: PERCENT_AXIS });
+  const axis = (title: string) => ({
+    field: 'r0',
+    type: 'quantitative' as const,
+    title,
+    scale: { domain, nice: false },
+    axis: PERCENT_AXIS,
+  });
   const x = axis('Score at R0 (abstract)');
   const y = { ...axis('Score at R2 (code)'), field: 'r2' };
-  const color = { field: 'model', type: 'nominal' as const, scale: categoryScale(models.map((m) => m.model)), title: 'Model', legend: { symbolOpacity: 1 } };
-  const diagonal = { values: [{ r0: floor, r2: floor }, { r0: 1, r2: 1 }] };
+  const color = {
+    field: 'model',
+    type: 'nominal' as const,
+    scale: categoryScale(models.map((m) => m.model)),
+    title: 'Model',
+    legend: { symbolOpacity: 1 },
+  };
+  const diagonal = {
+    values: [
+      { r0: floor, r2: floor },
+      { r0: 1, r2: 1 },
+    ],
+  };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     config: CONFIG,

@@ -83,13 +83,17 @@ async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: 
 function consistent(sessions: readonly LoadedSession[], exclusions: Exclusion[]): LoadedSession[] {
   const hashes = new Map<string, Set<string>>();
   const streamKey = (s: LoadedSession) => JSON.stringify([s.spec.seed, s.spec.stream]);
-  for (const session of sessions) hashes.set(streamKey(session), (hashes.get(streamKey(session)) ?? new Set()).add(session.summary.streamHash));
+  for (const session of sessions)
+    hashes.set(streamKey(session), (hashes.get(streamKey(session)) ?? new Set()).add(session.summary.streamHash));
   const seen = new Map<string, string>();
   return sessions.filter((session) => {
     const what = `${session.runName}: ${sessionKey(session.spec)}`;
     const found = [...(hashes.get(streamKey(session)) ?? [])];
     if (found.length > 1) {
-      exclusions.push({ what, reason: `seed ${session.spec.seed} was played on different streams (hashes ${found.map((h) => h.slice(0, 12)).join(', ')})` });
+      exclusions.push({
+        what,
+        reason: `seed ${session.spec.seed} was played on different streams (hashes ${found.map((h) => h.slice(0, 12)).join(', ')})`,
+      });
       return false;
     }
     const key = sessionKey(session.spec);

@@ -15,10 +15,12 @@ import type { SeedSession } from '../stats/seed-session.js';
 import { economicArms } from '../tables/economic-tables.js';
 
 /** A figure plots defined estimates only. */
-const estimateOf = (e: BootstrapEstimate): Estimate | null => (e.estimate === null || e.interval === null ? null : { value: e.estimate, interval: e.interval });
+const estimateOf = (e: BootstrapEstimate): Estimate | null =>
+  e.estimate === null || e.interval === null ? null : { value: e.estimate, interval: e.interval };
 
 const letter = (label: number) => String.fromCharCode(65 + label);
-const classesOf = (seed: number, stream: StreamConfig) => generateStream(seed, stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
+const classesOf = (seed: number, stream: StreamConfig) =>
+  generateStream(seed, stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
 
 /** Figure 1: the defer-then-confirm policy (commit at the second occurrence) on one seed's first 15 items. */
 export function optimalPolicyData(seed: number, stream: StreamConfig, budget: number): OptimalPolicyInput {
@@ -55,7 +57,12 @@ export function coreFirstSightData(list: readonly Ladder[]): ModelFirstSight[] {
     return [
       {
         model: ladder.key.model,
-        seeds: paired.a.map((a, i) => ({ seed: a.seed, r0: rate(a), r3: rate(paired.b[i]), r3Builds: paired.b[i]?.metrics.commitments ?? 0 })),
+        seeds: paired.a.map((a, i) => ({
+          seed: a.seed,
+          r0: rate(a),
+          r3: rate(paired.b[i]),
+          r3Builds: paired.b[i]?.metrics.commitments ?? 0,
+        })),
         pooled: { r0: pooledR0, r3: pooledR3 },
       },
     ];

@@ -14,7 +14,9 @@ function describe(record: TranscriptRecord): string {
       return `<h2>Session</h2>${block('System prompt', record.system)}${block('Tools', JSON.stringify(record.tools, null, 2))}`;
     case 'turn':
       return `<div class="turn">${exchange(record.t, record.user, record.reply)}${record.toolResults.map((result) => block('Tool result', result.content, 'tool')).join('')}${
-        record.decision.resolved ? `<p>Decision: <b>${record.decision.action}</b></p>` : `<p class="failure">Unresolved: ${escapeHtml(record.decision.failure ?? '')} ${escapeHtml(record.detail ?? '')}</p>`
+        record.decision.resolved
+          ? `<p>Decision: <b>${record.decision.action}</b></p>`
+          : `<p class="failure">Unresolved: ${escapeHtml(record.decision.failure ?? '')} ${escapeHtml(record.detail ?? '')}</p>`
       }</div>`;
     case 'script-turn':
       return `<div class="turn">${exchange(record.t, record.user, record.reply)}<p>Action: <b>${escapeHtml(record.action.kind)}</b>${'scriptId' in record.action ? ` ${escapeHtml(record.action.scriptId)}` : ''}${
@@ -22,10 +24,14 @@ function describe(record: TranscriptRecord): string {
       }</p></div>`;
     case 'execution':
       return `<p class="tool">Script ${escapeHtml(record.scriptId)} on turn ${record.t}: ${
-        record.outcome.ok ? `returned ${escapeHtml(JSON.stringify(record.outcome.value))}` : `${escapeHtml(record.outcome.kind)}: ${escapeHtml(record.outcome.error)}`
+        record.outcome.ok
+          ? `returned ${escapeHtml(JSON.stringify(record.outcome.value))}`
+          : `${escapeHtml(record.outcome.kind)}: ${escapeHtml(record.outcome.error)}`
       } in ${record.outcome.ms.toFixed(1)} ms — ${record.correct ? 'correct' : 'not the gold answer'}</p>`;
     case 'attempt':
-      return record.outcome === 'ok' ? '' : `<p class="failure">Turn ${record.t}, attempt ${record.attempt}: ${record.outcome}${record.error ? ` (${escapeHtml(record.error)})` : ''}</p>`;
+      return record.outcome === 'ok'
+        ? ''
+        : `<p class="failure">Turn ${record.t}, attempt ${record.attempt}: ${record.outcome}${record.error ? ` (${escapeHtml(record.error)})` : ''}</p>`;
     case 'execution-start':
       return '';
     case 'resume':

@@ -38,7 +38,9 @@ function tablesOf(arms: readonly Arm[], list: readonly Ladder[]): Table[] {
   const economic = economicSurfaceTable(arms);
   const interaction = economicInteractionTable(arms);
   return [
-    ...(list.length > 0 ? [framingLadderTable(list), pairedLadderTable(list), zeroCommitTable(list), scoreTable(list), decisionRulesTable(list)] : []),
+    ...(list.length > 0
+      ? [framingLadderTable(list), pairedLadderTable(list), zeroCommitTable(list), scoreTable(list), decisionRulesTable(list)]
+      : []),
     cellTable(arms),
     cellDiagnosticsTable(arms),
     ...(hasR3 ? [scriptTable(arms)] : []),
@@ -58,13 +60,34 @@ function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonly Ladd
     });
   }
   const core = coreFirstSightData(list);
-  if (core.length > 0) figures.push({ id: 'r0-vs-r3', caption: 'First-sight commitment at R0 and R3 per model: thin lines pair seeds; large points are pooled rates with 95% seed-bootstrap intervals; open circles mark seeds with no R3 build.', spec: coreFirstSightSpec(core) });
+  if (core.length > 0)
+    figures.push({
+      id: 'r0-vs-r3',
+      caption:
+        'First-sight commitment at R0 and R3 per model: thin lines pair seeds; large points are pooled rates with 95% seed-bootstrap intervals; open circles mark seeds with no R3 build.',
+      spec: coreFirstSightSpec(core),
+    });
   const scores = scoreData(list);
-  if (scores.length > 0) figures.push({ id: 'score-r0-vs-r2', caption: 'Score at R0 against R2 per model, with the rectangle spanned by both 95% intervals and the diagonal.', spec: scoreSpec(scores) });
+  if (scores.length > 0)
+    figures.push({
+      id: 'score-r0-vs-r2',
+      caption: 'Score at R0 against R2 per model, with the rectangle spanned by both 95% intervals and the diagonal.',
+      spec: scoreSpec(scores),
+    });
   const ladder = ladderData(list);
-  if (ladder.models.length > 0) figures.push({ id: 'ladder', caption: 'Pooled first-sight commitment by rung per model, with 95% seed-bootstrap intervals.', spec: ladderSpec(ladder) });
+  if (ladder.models.length > 0)
+    figures.push({
+      id: 'ladder',
+      caption: 'Pooled first-sight commitment by rung per model, with 95% seed-bootstrap intervals.',
+      spec: ladderSpec(ladder),
+    });
   const economic = economicData(arms);
-  if (economic.length > 0) figures.push({ id: 'economic-hazard', caption: 'First-sight hazard against the visible charge K per budget B, with the hindsight optimum\'s hazard.', spec: economicSpec(economic) });
+  if (economic.length > 0)
+    figures.push({
+      id: 'economic-hazard',
+      caption: "First-sight hazard against the visible charge K per budget B, with the hindsight optimum's hazard.",
+      spec: economicSpec(economic),
+    });
   return figures;
 }
 
@@ -78,8 +101,13 @@ const transcriptFile = (runName: string, dir: string) => `${runName}__${dir}.htm
 export async function writeReport(runDirs: readonly string[], outDir: string): Promise<ReportSummary> {
   const loaded = await loadRuns(runDirs);
   if (loaded.sessions.length === 0) {
-    const why = loaded.exclusions.slice(0, 3).map((e) => `${e.what}: ${e.reason}`).join('; ');
-    throw new InputError(`nothing to analyze in ${runDirs.join(', ')}${why ? ` (${why}${loaded.exclusions.length > 3 ? '; …' : ''})` : ''}`);
+    const why = loaded.exclusions
+      .slice(0, 3)
+      .map((e) => `${e.what}: ${e.reason}`)
+      .join('; ');
+    throw new InputError(
+      `nothing to analyze in ${runDirs.join(', ')}${why ? ` (${why}${loaded.exclusions.length > 3 ? '; …' : ''})` : ''}`,
+    );
   }
   for (const sub of ['tables', 'figures', 'sessions']) await mkdir(join(outDir, sub), { recursive: true });
   const arms = groupArms(loaded.sessions);
@@ -101,21 +129,37 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
     const file = transcriptFile(session.runName, sessionDirName(session.spec));
     const records = await readJsonLines<TranscriptRecord>(session.transcriptPath);
     await writeFile(join(outDir, 'sessions', file), transcriptPage(`${session.runName}: ${sessionKey(session.spec)}`, records));
-    links.push(`<li><a href="sessions/${escapeHtml(file)}">${escapeHtml(`${session.runName}: ${sessionKey(session.spec)}`)}</a> (${escapeHtml(session.summary.termination)})</li>`);
+    links.push(
+      `<li><a href="sessions/${escapeHtml(file)}">${escapeHtml(`${session.runName}: ${sessionKey(session.spec)}`)}</a> (${escapeHtml(session.summary.termination)})</li>`,
+    );
   }
   const body = [
     '<h1>AllocBench report</h1>',
     `<p>${loaded.sessions.length} sessions from ${loaded.runs.map((run) => `${escapeHtml(run.name)} (${run.finished}/${run.sessions} finished, ${escapeHtml(run.runDir)})`).join(', ')}.</p>`,
     '<h2>Figures</h2>',
-    ...figures.map((f) => `<figure id="figure-${f.id}"><img src="figures/${f.id}.svg" alt="${escapeHtml(f.caption)}"><figcaption>${escapeHtml(f.caption)} <a href="figures/${f.id}.png">PNG</a></figcaption></figure>`),
+    ...figures.map(
+      (f) =>
+        `<figure id="figure-${f.id}"><img src="figures/${f.id}.svg" alt="${escapeHtml(f.caption)}"><figcaption>${escapeHtml(f.caption)} <a href="figures/${f.id}.png">PNG</a></figcaption></figure>`,
+    ),
     '<h2>Tables</h2>',
     `<p>Per-seed estimands of every session: <a href="tables/${perSeed.id}.csv">CSV</a> · <a href="tables/${perSeed.id}.md">Markdown</a> · <a href="tables/${perSeed.id}.tex">LaTeX</a></p>`,
-    ...tables.map((table) => `${toHtml(table)}\n<p>Files: <a href="tables/${table.id}.md">Markdown</a> · <a href="tables/${table.id}.csv">CSV</a> · <a href="tables/${table.id}.tex">LaTeX</a></p>`),
+    ...tables.map(
+      (table) =>
+        `${toHtml(table)}\n<p>Files: <a href="tables/${table.id}.md">Markdown</a> · <a href="tables/${table.id}.csv">CSV</a> · <a href="tables/${table.id}.tex">LaTeX</a></p>`,
+    ),
     `<h2>Excluded (${loaded.exclusions.length})</h2>`,
-    loaded.exclusions.length > 0 ? `<ul>${loaded.exclusions.map((e) => `<li>${escapeHtml(e.what)}: ${escapeHtml(e.reason)}</li>`).join('')}</ul>` : '<p>Nothing was excluded.</p>',
+    loaded.exclusions.length > 0
+      ? `<ul>${loaded.exclusions.map((e) => `<li>${escapeHtml(e.what)}: ${escapeHtml(e.reason)}</li>`).join('')}</ul>`
+      : '<p>Nothing was excluded.</p>',
     '<h2>Sessions</h2>',
     `<ul>${links.join('\n')}</ul>`,
   ].join('\n');
   await writeFile(join(outDir, 'index.html'), page('AllocBench report', body));
-  return { outDir, sessions: loaded.sessions.length, tables: [...tables.map((t) => t.id), perSeed.id], figures: figures.map((f) => f.id), exclusions: loaded.exclusions.length };
+  return {
+    outDir,
+    sessions: loaded.sessions.length,
+    tables: [...tables.map((t) => t.id), perSeed.id],
+    figures: figures.map((f) => f.id),
+    exclusions: loaded.exclusions.length,
+  };
 }

@@ -1,4 +1,10 @@
-import { marginalRatioInterval, pairedMeanDifference, pairedRatioDifference, type BootstrapEstimate, type BootstrapOptions } from './bootstrap.js';
+import {
+  marginalRatioInterval,
+  pairedMeanDifference,
+  pairedRatioDifference,
+  type BootstrapEstimate,
+  type BootstrapOptions,
+} from './bootstrap.js';
 import { pairedSeedRatios, pairedSeedValues, seedRatios, type EstimandName } from './ratio-estimands.js';
 import type { SeedSession } from './seed-session.js';
 

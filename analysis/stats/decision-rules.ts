@@ -38,7 +38,7 @@ const firstSightCounts = (arm: readonly SeedSession[]): Counts => ({
 /** y - x ≥ p/q for rates x and y; null when either is undefined. */
 const increaseAtLeast = (x: Counts, y: Counts, [p, q]: readonly [number, number]) =>
   x.den > 0 && y.den > 0 ? q * (y.num * x.den - x.num * y.den) >= p * x.den * y.den : null;
-const increase = (x: Counts, y: Counts) => (x.den > 0 && y.den > 0 ? (y.num / y.den) - (x.num / x.den) : null);
+const increase = (x: Counts, y: Counts) => (x.den > 0 && y.den > 0 ? y.num / y.den - x.num / x.den : null);
 
 /** A minimum effect of interest of 30 percentage points (A.2, B.5). */
 const THIRTY_POINTS = [3, 10] as const;
@@ -93,7 +93,11 @@ export interface CompetenceGate {
  * holds the same-information online Bayesian (Dirichlet) comparator's sessions
  * on the identical streams; collection is credited items (utility).
  */
-export function competenceGate(panelSeeds: readonly number[], r0: readonly SeedSession[], comparator?: readonly SeedSession[]): CompetenceGate {
+export function competenceGate(
+  panelSeeds: readonly number[],
+  r0: readonly SeedSession[],
+  comparator?: readonly SeedSession[],
+): CompetenceGate {
   const arm = sortedBySeed(r0);
   const panel = new Set(panelSeeds);
   if (panel.size === 0 || panel.size !== panelSeeds.length) throw new Error('competence gate: the panel needs distinct seeds');

@@ -50,7 +50,12 @@ export function economicInteractions(surface: EconomicSurface, options?: Bootstr
     const lowCharge = Math.min(...charges);
     const highCharge = Math.max(...charges);
     if (lowCharge === highCharge) throw new Error(`economic interaction: B = ${budget} has a single charge`);
-    const cells = { r0Low: hazards(r0, lowCharge), r0High: hazards(r0, highCharge), r2Low: hazards(r2, lowCharge), r2High: hazards(r2, highCharge) };
+    const cells = {
+      r0Low: hazards(r0, lowCharge),
+      r0High: hazards(r0, highCharge),
+      r2Low: hazards(r2, lowCharge),
+      r2High: hazards(r2, highCharge),
+    };
     const seeds = [...cells.r0Low.keys()];
     if (Object.values(cells).some((cell) => cell.size !== seeds.length || seeds.some((seed) => !cell.has(seed)))) {
       throw new Error(`economic interaction: at B = ${budget} the R0 and R2 cells at K = ${lowCharge} and ${highCharge} differ in seeds`);

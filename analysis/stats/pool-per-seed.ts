@@ -4,10 +4,13 @@ import type { SeedSession } from './seed-session.js';
 const ratio = (num: number, den: number) => (den > 0 ? num / den : null);
 
 function add(x: SessionMetrics, y: SessionMetrics): SessionMetrics {
-  const tallies = Array.from({ length: Math.max(x.keepsByOccurrence.length, y.keepsByOccurrence.length) }, (_, i): OccurrenceTally => ({
-    eligible: (x.keepsByOccurrence[i]?.eligible ?? 0) + (y.keepsByOccurrence[i]?.eligible ?? 0),
-    keeps: (x.keepsByOccurrence[i]?.keeps ?? 0) + (y.keepsByOccurrence[i]?.keeps ?? 0),
-  }));
+  const tallies = Array.from(
+    { length: Math.max(x.keepsByOccurrence.length, y.keepsByOccurrence.length) },
+    (_, i): OccurrenceTally => ({
+      eligible: (x.keepsByOccurrence[i]?.eligible ?? 0) + (y.keepsByOccurrence[i]?.eligible ?? 0),
+      keeps: (x.keepsByOccurrence[i]?.keeps ?? 0) + (y.keepsByOccurrence[i]?.keeps ?? 0),
+    }),
+  );
   const sum = (pick: (m: SessionMetrics) => number) => pick(x) + pick(y);
   const commitments = sum((m) => m.commitments);
   const firstSightCommitments = sum((m) => m.firstSightCommitments);

@@ -89,7 +89,8 @@ export function perSeedTable(arms: readonly Arm[]): Table {
   return {
     id: 'per-seed',
     title: 'Per-seed estimands',
-    caption: 'One row per session. First-sight and lateness are undefined (empty) for a session without commitments; hazard for one without an eligible first-occurrence turn.',
+    caption:
+      'One row per session. First-sight and lateness are undefined (empty) for a session without commitments; hazard for one without an eligible first-occurrence turn.',
     columns: [
       { name: 'Model', format: 'text' },
       { name: 'Rung', format: 'text' },

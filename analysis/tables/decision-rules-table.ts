@@ -30,8 +30,14 @@ function suppression(r0: readonly SeedSession[] | undefined, treated: readonly S
  */
 export function decisionRulesTable(list: readonly Ladder[]): Table {
   const comparatorFor = (ladder: Ladder) =>
-    list.find((other) => COMPARATOR.test(other.key.model) && other !== ladder && other.key.budget === ladder.key.budget && other.key.magnitude === ladder.key.magnitude && other.key.announceN === ladder.key.announceN)
-      ?.rungs.R0?.sessions;
+    list.find(
+      (other) =>
+        COMPARATOR.test(other.key.model) &&
+        other !== ladder &&
+        other.key.budget === ladder.key.budget &&
+        other.key.magnitude === ladder.key.magnitude &&
+        other.key.announceN === ladder.key.announceN,
+    )?.rungs.R0?.sessions;
   const rows = list.flatMap((ladder) => {
     const r0 = ladder.rungs.R0?.sessions;
     if (!r0) return [];

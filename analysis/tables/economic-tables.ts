@@ -8,7 +8,8 @@ import type { Table } from './table.js';
 /** Arms of the economic surface: a model, rung and budget run at more than one charge K. */
 export function economicArms(arms: readonly Arm[]): Arm[] {
   const charges = new Map<string, Set<number>>();
-  const id = (arm: Arm) => JSON.stringify([arm.key.model, arm.key.rung, arm.key.reskin, arm.key.announceN, arm.key.magnitude, arm.key.budget]);
+  const id = (arm: Arm) =>
+    JSON.stringify([arm.key.model, arm.key.rung, arm.key.reskin, arm.key.announceN, arm.key.magnitude, arm.key.budget]);
   for (const arm of arms) charges.set(id(arm), (charges.get(id(arm)) ?? new Set()).add(arm.key.charge));
   return arms.filter((arm) => (charges.get(id(arm))?.size ?? 0) > 1);
 }

@@ -24,11 +24,24 @@ export function framingLadderTable(list: readonly Ladder[]): Table {
     title: 'First-sight commitment across the framing ladder',
     caption:
       'Pooled first-sight commitment among realized commitments per rung (R3: among script builds). Failure point: the earliest adjacent rung whose pooled first-sight rises by at least 30 points (the preregistered localization rule); "none" when no step does.',
-    columns: [{ name: 'Model', format: 'text' }, ...LADDER_RUNGS.map((rung) => ({ name: rung, format: 'percent' as const })), { name: 'Failure point', format: 'text' }],
+    columns: [
+      { name: 'Model', format: 'text' },
+      ...LADDER_RUNGS.map((rung) => ({ name: rung, format: 'percent' as const })),
+      { name: 'Failure point', format: 'text' },
+    ],
     rows: list.map((ladder, i) => {
-      const rates: Cell[] = LADDER_RUNGS.map((rung) => (ladder.rungs[rung] ? summarizeArm(rung, sessionsAt(ladder, rung)).firstSight : null));
+      const rates: Cell[] = LADDER_RUNGS.map((rung) =>
+        ladder.rungs[rung] ? summarizeArm(rung, sessionsAt(ladder, rung)).firstSight : null,
+      );
       const complete = LADDER_RUNGS.every((rung) => ladder.rungs[rung]);
-      const trigger = complete ? (localize({ R0: sessionsAt(ladder, 'R0'), R1: sessionsAt(ladder, 'R1'), R2: sessionsAt(ladder, 'R2'), R3: sessionsAt(ladder, 'R3') }).trigger ?? 'none') : 'incomplete ladder';
+      const trigger = complete
+        ? (localize({
+            R0: sessionsAt(ladder, 'R0'),
+            R1: sessionsAt(ladder, 'R1'),
+            R2: sessionsAt(ladder, 'R2'),
+            R3: sessionsAt(ladder, 'R3'),
+          }).trigger ?? 'none')
+        : 'incomplete ladder';
       return [names[i] ?? '', ...rates, trigger];
     }),
   };
@@ -74,7 +87,11 @@ export function zeroCommitTable(list: readonly Ladder[]): Table {
     ],
     rows: list.map((ladder, i) => {
       const summaries = LADDER_RUNGS.map((rung) => (ladder.rungs[rung] ? summarizeArm(rung, sessionsAt(ladder, rung)) : null));
-      return [names[i] ?? '', ...summaries.map((s) => (s ? `${s.zeroCommitSeeds}/${s.seeds}` : null)), ...summaries.map((s) => s?.commitmentsPerSeed ?? null)];
+      return [
+        names[i] ?? '',
+        ...summaries.map((s) => (s ? `${s.zeroCommitSeeds}/${s.seeds}` : null)),
+        ...summaries.map((s) => s?.commitmentsPerSeed ?? null),
+      ];
     }),
   };
 }
@@ -88,6 +105,9 @@ export function scoreTable(list: readonly Ladder[]): Table {
     title: 'Score per rung',
     caption: `Score = Σ utility / Σ hindsight optimum over seeds, with per-arm intervals. R3 is not scored: its credit mixes allocation with script-writing ability. ${BOOTSTRAP}`,
     columns: [{ name: 'Model', format: 'text' }, ...rungs.map((rung) => ({ name: rung, format: 'percent' as const }))],
-    rows: list.map((ladder, i) => [names[i] ?? '', ...rungs.map((rung): Cell => (ladder.rungs[rung] ? intervalOf(marginalEstimate('score', sessionsAt(ladder, rung))) : null))]),
+    rows: list.map((ladder, i) => [
+      names[i] ?? '',
+      ...rungs.map((rung): Cell => (ladder.rungs[rung] ? intervalOf(marginalEstimate('score', sessionsAt(ladder, rung))) : null)),
+    ]),
   };
 }

@@ -33,7 +33,16 @@ export function toMarkdown(table: Table): string {
   const escape = (text: string) => text.replaceAll('|', '\\|');
   const line = (cells: readonly string[]) => `| ${cells.map(escape).join(' | ')} |`;
   const align = table.columns.map((c) => (c.format === 'text' ? '---' : '---:'));
-  return [`### ${table.title}`, '', line(table.columns.map((c) => c.name)), line(align), ...formatted(table).map(line), '', table.caption, ''].join('\n');
+  return [
+    `### ${table.title}`,
+    '',
+    line(table.columns.map((c) => c.name)),
+    line(align),
+    ...formatted(table).map(line),
+    '',
+    table.caption,
+    '',
+  ].join('\n');
 }
 
 /** CSV keeps full precision: an interval column becomes three (estimate, low, high); rates stay fractions. */
@@ -53,7 +62,8 @@ export function toCsv(table: Table): string {
 }
 
 export function toLatex(table: Table): string {
-  const escape = (text: string) => text.replace(/([\\&%$#_{}])/g, (c) => (c === '\\' ? '\\textbackslash{}' : `\\${c}`)).replaceAll('–', '--');
+  const escape = (text: string) =>
+    text.replace(/([\\&%$#_{}])/g, (c) => (c === '\\' ? '\\textbackslash{}' : `\\${c}`)).replaceAll('–', '--');
   const spec = table.columns.map((c) => (c.format === 'text' ? 'l' : 'r')).join('');
   const line = (cells: readonly string[]) => `${cells.map(escape).join(' & ')} \\\\`;
   return [
@@ -79,7 +89,10 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&am
 export function toHtml(table: Table): string {
   const head = table.columns.map((c) => `<th>${escapeHtml(c.name)}</th>`).join('');
   const body = formatted(table)
-    .map((row) => `<tr>${row.map((cell, i) => `<td class="${table.columns[i]?.format === 'text' ? 'text' : 'num'}">${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .map(
+      (row) =>
+        `<tr>${row.map((cell, i) => `<td class="${table.columns[i]?.format === 'text' ? 'text' : 'num'}">${escapeHtml(cell)}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   return `<table id="${table.id}"><caption><b>${escapeHtml(table.title)}.</b> ${escapeHtml(table.caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table>`;
 }

@@ -39,8 +39,10 @@ function panels(arms: readonly Arm[], a: string, b: string): Panel[] {
       reskins.b.push(...paired.b);
     }
   }
-  if (new Set(reskins.a.map((s) => s.seed)).size < reskins.a.length) found.push({ name: 'reskins (pooled)', a: poolPerSeed(reskins.a), b: poolPerSeed(reskins.b) });
-  const rank = (p: Panel) => PANEL_ORDER.findIndex((prefix) => p.name.startsWith(prefix) || (prefix === 'reskins' && p.name.startsWith('R0 ·')));
+  if (new Set(reskins.a.map((s) => s.seed)).size < reskins.a.length)
+    found.push({ name: 'reskins (pooled)', a: poolPerSeed(reskins.a), b: poolPerSeed(reskins.b) });
+  const rank = (p: Panel) =>
+    PANEL_ORDER.findIndex((prefix) => p.name.startsWith(prefix) || (prefix === 'reskins' && p.name.startsWith('R0 ·')));
   return found.sort((x, y) => rank(x) - rank(y));
 }
 
@@ -72,7 +74,10 @@ export function transferTable(arms: readonly Arm[], a: string, b: string): Table
     const items = (arm: readonly SeedSession[]) => summarizeArm('R0', arm).itemsPerStream.toFixed(1);
     const difference = seedMeanDifference('itemsPerStream', urn.a, urn.b);
     const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
-    const change = difference.estimate === null ? '–' : `${signed(difference.estimate)}${difference.interval ? ` [${difference.interval.map(signed).join(', ')}]` : ''}`;
+    const change =
+      difference.estimate === null
+        ? '–'
+        : `${signed(difference.estimate)}${difference.interval ? ` [${difference.interval.map(signed).join(', ')}]` : ''}`;
     rows.push(['Items/stream (R0)', urn.a.length, items(urn.a), items(urn.b), change]);
   }
   return {

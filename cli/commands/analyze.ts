@@ -9,7 +9,10 @@ export function registerAnalyze(program: Command): void {
     .argument('<run-dir...>', 'run directories (runs/<name>)')
     .requiredOption('--out <dir>', 'where to write the report')
     .action(async (runDirs: string[], flags: { out: string }) => {
-      const summary = await writeReport(runDirs.map((dir) => resolve(dir)), resolve(flags.out));
+      const summary = await writeReport(
+        runDirs.map((dir) => resolve(dir)),
+        resolve(flags.out),
+      );
       process.stdout.write(
         `Report in ${summary.outDir}/index.html: ${summary.sessions} sessions, ${summary.tables.length} tables, ${summary.figures.length} figures` +
           `${summary.exclusions > 0 ? `, ${summary.exclusions} exclusions (see exclusions.md)` : ''}.\n`,

@@ -9,7 +9,9 @@ import { writeTableFiles } from '../../analysis/tables/write-table-files.js';
 export function registerCompare(program: Command): void {
   program
     .command('compare')
-    .description('two models (or checkpoints of one) on paired seeds at every framing both ran: first-sight and Score, B − A with intervals')
+    .description(
+      'two models (or checkpoints of one) on paired seeds at every framing both ran: first-sight and Score, B − A with intervals',
+    )
     .argument('<run-dir...>', 'run directories holding both arms')
     .requiredOption('--a <model>', 'the reference arm, e.g. gguf/models/base.gguf')
     .requiredOption('--b <model>', 'the arm compared with it')
@@ -18,7 +20,10 @@ export function registerCompare(program: Command): void {
       const loaded = await loadRuns(runDirs.map((dir) => resolve(dir)));
       const table = transferTable(groupArms(loaded.sessions), flags.a, flags.b);
       process.stdout.write(toMarkdown(table));
-      if (loaded.exclusions.length > 0) process.stderr.write(`${loaded.exclusions.length} sessions or directories excluded, e.g. ${loaded.exclusions[0]?.what}: ${loaded.exclusions[0]?.reason}\n`);
+      if (loaded.exclusions.length > 0)
+        process.stderr.write(
+          `${loaded.exclusions.length} sessions or directories excluded, e.g. ${loaded.exclusions[0]?.what}: ${loaded.exclusions[0]?.reason}\n`,
+        );
       if (flags.out) await writeTableFiles(resolve(flags.out), table);
     });
 }

@@ -48,31 +48,58 @@ export function registerRun(program: Command): void {
       .option('--unit-cap <usd>', 'cost cap per session (seed) in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--cap <usd>', 'cost cap for the whole run in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
-      .option('--magnitude <M>', 'instance magnitude (1000 for the paper\'s hand-solving check)', integerIn(10, 10_000), 100)
-      .option('--r3-end <when>', 'R3: stop after the last write (budget-exhausted) or play the whole stream (stream-end)', oneOf(['budget-exhausted', 'stream-end'] as const), 'budget-exhausted')
-      .option('--script-timeout-ms <n>', 'R3: time limit of one script run', integerIn(...SCRIPT_LIMIT_RANGES.timeoutMs), DEFAULT_SCRIPT_SETTINGS.timeoutMs)
-      .option('--script-memory-mb <n>', 'R3: heap limit of one script run', integerIn(...SCRIPT_LIMIT_RANGES.memoryMb), DEFAULT_SCRIPT_SETTINGS.memoryMb),
+      .option('--magnitude <M>', "instance magnitude (1000 for the paper's hand-solving check)", integerIn(10, 10_000), 100)
+      .option(
+        '--r3-end <when>',
+        'R3: stop after the last write (budget-exhausted) or play the whole stream (stream-end)',
+        oneOf(['budget-exhausted', 'stream-end'] as const),
+        'budget-exhausted',
+      )
+      .option(
+        '--script-timeout-ms <n>',
+        'R3: time limit of one script run',
+        integerIn(...SCRIPT_LIMIT_RANGES.timeoutMs),
+        DEFAULT_SCRIPT_SETTINGS.timeoutMs,
+      )
+      .option(
+        '--script-memory-mb <n>',
+        'R3: heap limit of one script run',
+        integerIn(...SCRIPT_LIMIT_RANGES.memoryMb),
+        DEFAULT_SCRIPT_SETTINGS.memoryMb,
+      ),
   ).action(async (flags: RunFlags) => {
     if (flags.reskin && !isUrnRung(flags.rung)) throw new InputError('--reskin: applies only to R0 and probe');
     const reskin = flags.reskin ?? 'ball';
     const disclosure = flags.announceN ? 'n-announced' : 'n-hidden';
-    const name = [slug(flags.model.replaceAll('/', '_')), flags.rung, ...(isUrnRung(flags.rung) ? [reskin] : []), `B${flags.budget}`, `K${flags.charge}`, disclosure].join('_');
-    const config = parseSweepConfig(withPrices({
-      name: flags.out ? slug(flags.out.split('/').filter(Boolean).at(-1) ?? name) : name,
-      models: [flags.model],
-      rungs: [flags.rung],
-      seeds: flags.seeds,
-      budgets: [flags.budget],
-      charges: [flags.charge],
-      reskins: [reskin],
-      announceN: [Boolean(flags.announceN)],
-      stream: { magnitude: flags.magnitude },
-      tokenCap: flags.tokenCap,
-      unitCap: flags.unitCap ?? null,
-      runCap: flags.cap ?? null,
-      window: flags.window,
-      r3: { end: flags.r3End, timeoutMs: flags.scriptTimeoutMs, memoryMb: flags.scriptMemoryMb },
-    }, flags.prices));
+    const name = [
+      slug(flags.model.replaceAll('/', '_')),
+      flags.rung,
+      ...(isUrnRung(flags.rung) ? [reskin] : []),
+      `B${flags.budget}`,
+      `K${flags.charge}`,
+      disclosure,
+    ].join('_');
+    const config = parseSweepConfig(
+      withPrices(
+        {
+          name: flags.out ? slug(flags.out.split('/').filter(Boolean).at(-1) ?? name) : name,
+          models: [flags.model],
+          rungs: [flags.rung],
+          seeds: flags.seeds,
+          budgets: [flags.budget],
+          charges: [flags.charge],
+          reskins: [reskin],
+          announceN: [Boolean(flags.announceN)],
+          stream: { magnitude: flags.magnitude },
+          tokenCap: flags.tokenCap,
+          unitCap: flags.unitCap ?? null,
+          runCap: flags.cap ?? null,
+          window: flags.window,
+          r3: { end: flags.r3End, timeoutMs: flags.scriptTimeoutMs, memoryMb: flags.scriptMemoryMb },
+        },
+        flags.prices,
+      ),
+    );
     await executeSweep(config, flags);
   });
 }

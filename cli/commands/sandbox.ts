@@ -52,7 +52,7 @@ export function registerSandbox(program: Command): void {
       if (sandbox.runaways > 0) {
         // The isolate's thread ignored termination (or V8 parked it after running out of
         // memory): the process could never exit on its own, so it ends itself.
-        process.stderr.write('allocbench: the script\'s isolate thread could not be stopped; killing the process\n');
+        process.stderr.write("allocbench: the script's isolate thread could not be stopped; killing the process\n");
         process.kill(process.pid, 'SIGKILL');
       }
     });

@@ -46,8 +46,17 @@ export function registerSimulate(program: Command): void {
     .description('mean utility per stream of a reference policy over many simulated streams (Appendix A)')
     .requiredOption('--policy <name>', `reference policy: ${POLICY_NAMES.join(', ')}`)
     .option('--k <k>', 'occurrence at which commit-at-k commits', integerIn(1, 1000))
-    .option('--prior <kind>', 'stream source: benchmark (the generator) or dirichlet (Appendix A.1 prior)', oneOf(['benchmark', 'dirichlet'] as const), 'benchmark')
-    .option('--alpha <A>', 'symmetric Dirichlet concentration, for the dirichlet prior and the bayes policy (default 1)', numberIn(0, 1000, { exclusiveMin: true }))
+    .option(
+      '--prior <kind>',
+      'stream source: benchmark (the generator) or dirichlet (Appendix A.1 prior)',
+      oneOf(['benchmark', 'dirichlet'] as const),
+      'benchmark',
+    )
+    .option(
+      '--alpha <A>',
+      'symmetric Dirichlet concentration, for the dirichlet prior and the bayes policy (default 1)',
+      numberIn(0, 1000, { exclusiveMin: true }),
+    )
     .option('--classes <N>', 'number of classes under the dirichlet prior (default 8)', integerIn(2, 255))
     .option('--streams <N>', 'number of streams', integerIn(1, 10_000_000), 40_000)
     .option('--length <T>', 'items per stream (default 60)', integerIn(1, 100_000))

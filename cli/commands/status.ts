@@ -51,7 +51,14 @@ export function registerStatus(program: Command): void {
       }));
       if (flags.json) return printJson({ runs: rows });
       if (rows.length === 0) return void process.stdout.write('no run directories found (looked in ./runs)\n');
-      const header = ['sweep', 'finished', ...(running ? ['running'] : []), 'mechanical', 'invalid cells (>10% unresolved)', 'run directory'];
+      const header = [
+        'sweep',
+        'finished',
+        ...(running ? ['running'] : []),
+        'mechanical',
+        'invalid cells (>10% unresolved)',
+        'run directory',
+      ];
       const body = rows.map((r) => [
         r.name,
         `${r.finished}/${r.total}`,

@@ -14,7 +14,12 @@ export interface ExecutionFlags {
 export function addExecutionOptions(command: Command): Command {
   return command
     .option('--out <dir>', 'run directory (default: runs/<name>)')
-    .option('--temporal-port <port>', 'gRPC port of the embedded Temporal dev server; its Web UI is on port + 1000', integerIn(1024, 64_535), 7233)
+    .option(
+      '--temporal-port <port>',
+      'gRPC port of the embedded Temporal dev server; its Web UI is on port + 1000',
+      integerIn(1024, 64_535),
+      7233,
+    )
     .option('--no-worker', 'with TEMPORAL_ADDRESS: start no workers here, rely on `allocbench worker` elsewhere')
     .option('--prices <file>', 'price table, USD per million tokens per model (default: config/prices.yaml)')
     .option('--estimate', "print a dry-run estimate of the sweep's tokens and cost, and start nothing")

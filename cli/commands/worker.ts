@@ -25,11 +25,19 @@ export function registerWorker(program: Command): void {
     .option('--no-sandbox', 'do not run the R3 sandbox worker process')
     .option('--sandbox-concurrency <n>', 'R3 scripts run at once by the sandbox worker process', integerIn(1, 256), 2)
     .option('--concurrency <n>', 'model calls run at once per provider queue', integerIn(1, 10_000), 8)
-    .option('--per-second <r>', 'calls per second per provider queue, enforced by the server across all workers', numberIn(0, 1e6, { exclusiveMin: true }))
+    .option(
+      '--per-second <r>',
+      'calls per second per provider queue, enforced by the server across all workers',
+      numberIn(0, 1e6, { exclusiveMin: true }),
+    )
     .action(async (flags: WorkerFlags) => {
       const target = targetFromEnv();
-      if (!target) throw new InputError('allocbench worker joins a cluster: set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS settings as needed)');
-      const providers = flags.providers.split(',').map((p) => p.trim()).filter(Boolean);
+      if (!target)
+        throw new InputError('allocbench worker joins a cluster: set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS settings as needed)');
+      const providers = flags.providers
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
       const unknown = providers.find((p) => !PROVIDER_NAMES.includes(p));
       if (unknown) throw new InputError(`--providers: unknown provider '${unknown}' (known: ${PROVIDER_NAMES.join(', ')})`);
       installQuietRuntime();
@@ -38,7 +46,11 @@ export function registerWorker(program: Command): void {
         connection,
         namespace: target.namespace,
         sessions: flags.sessions,
-        providers: providers.map((provider) => ({ provider, concurrency: flags.concurrency, ...(flags.perSecond && { perSecond: flags.perSecond }) })),
+        providers: providers.map((provider) => ({
+          provider,
+          concurrency: flags.concurrency,
+          ...(flags.perSecond && { perSecond: flags.perSecond }),
+        })),
       });
       const stop = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
@@ -46,7 +58,9 @@ export function registerWorker(program: Command): void {
       });
       const say = (line: string) => process.stderr.write(`${line}\n`);
       const sandbox = flags.sandbox ? startSandboxProcess({ env: {}, concurrency: flags.sandboxConcurrency, say }) : undefined;
-      say(`allocbench worker on ${target.address} (${target.namespace}): ${flags.sessions ? 'sessions, ' : ''}${sandbox ? 'R3 sandbox, ' : ''}providers ${providers.join(', ')}`);
+      say(
+        `allocbench worker on ${target.address} (${target.namespace}): ${flags.sessions ? 'sessions, ' : ''}${sandbox ? 'R3 sandbox, ' : ''}providers ${providers.join(', ')}`,
+      );
       await runWorkers(workers, stop);
       await sandbox?.stop();
       await connection.close();

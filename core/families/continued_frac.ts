@@ -46,8 +46,7 @@ export const continued_frac = defineFamily<ContinuedFracInputs>({
     return { terms };
   },
   covers: [
-    ({ terms }) =>
-      `Evaluate the continued fraction ${nested(terms)}. Write the value as a fraction p/q in lowest terms and report p.`,
+    ({ terms }) => `Evaluate the continued fraction ${nested(terms)}. Write the value as a fraction p/q in lowest terms and report p.`,
     ({ terms }) =>
       `A gear train's overall ratio is given by the continued fraction with partial quotients [${terms.join(', ')}], that is ${nested(terms)}. Express the ratio as a single fraction in lowest terms. What is its numerator?`,
     ({ terms }) =>

@@ -5,8 +5,16 @@ import { defineFamily, integer, MAX_SAFE } from './family.js';
 
 const inputs = z
   .strictObject({
-    residues: z.array(integer(0, MAX_SAFE, 'a residue r_i')).min(1).max(12).describe('residues r_i'),
-    moduli: z.array(integer(2, MAX_SAFE, 'a modulus m_i')).min(1).max(12).describe('pairwise coprime moduli m_i'),
+    residues: z
+      .array(integer(0, MAX_SAFE, 'a residue r_i'))
+      .min(1)
+      .max(12)
+      .describe('residues r_i'),
+    moduli: z
+      .array(integer(2, MAX_SAFE, 'a modulus m_i'))
+      .min(1)
+      .max(12)
+      .describe('pairwise coprime moduli m_i'),
   })
   .refine(({ residues, moduli }) => residues.length === moduli.length, {
     message: 'residues and moduli must have the same length',

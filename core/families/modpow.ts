@@ -22,8 +22,7 @@ export const modpow = defineFamily<ModpowInputs>({
     modulus: randomInt(rng, 1000 * magnitude, 10_000 * magnitude),
   }),
   covers: [
-    ({ base, exponent, modulus }) =>
-      `Compute the remainder when ${base} raised to the power ${exponent} is divided by ${modulus}.`,
+    ({ base, exponent, modulus }) => `Compute the remainder when ${base} raised to the power ${exponent} is divided by ${modulus}.`,
     ({ base, exponent, modulus }) =>
       `A vault's lock code is made by multiplying together ${exponent} copies of the number ${base} (that is, ${base}^${exponent}) and keeping only the remainder modulo ${modulus}. What is the code?`,
     ({ base, exponent, modulus }) =>

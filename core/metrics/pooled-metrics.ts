@@ -57,9 +57,18 @@ export function poolMetrics(sessions: readonly SessionMetrics[]): PooledMetrics 
     meanNet: total((m) => m.net) / n,
     meanOptimum: totalOptimum / n,
     meanRegret: total((m) => m.regret) / n,
-    firstSight: ratio(total((m) => m.firstSightCommitments), commitments),
-    firstSightHazard: ratio(total((m) => m.firstSightCommitments), total((m) => m.firstOccurrenceTurns)),
-    meanLateness: ratio(total((m) => m.totalLateness), commitments),
+    firstSight: ratio(
+      total((m) => m.firstSightCommitments),
+      commitments,
+    ),
+    firstSightHazard: ratio(
+      total((m) => m.firstSightCommitments),
+      total((m) => m.firstOccurrenceTurns),
+    ),
+    meanLateness: ratio(
+      total((m) => m.totalLateness),
+      commitments,
+    ),
     commitmentsPerSession: commitments / n,
     budgetUtilization: commitments / total((m) => m.budget),
     zeroCommitIncidence: sessions.filter((m) => m.commitments === 0).length / n,

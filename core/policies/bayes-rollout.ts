@@ -62,8 +62,7 @@ export function rolloutDifference(start: RolloutStart, rng: Rng, scratch: Rollou
   let budgetLater = start.remaining;
   let difference = 1 - charge;
   const worthCommitting = (slot: number, turn: number) =>
-    (counts[slot] as number) >= 2 &&
-    1 + ((horizon - turn) * (alpha + (counts[slot] as number))) / (classCount * alpha + turn) > charge;
+    (counts[slot] as number) >= 2 && 1 + ((horizon - turn) * (alpha + (counts[slot] as number))) / (classCount * alpha + turn) > charge;
   for (let turn = start.turn + 1; turn <= horizon; turn++) {
     let u = randomUnit(rng) * total;
     let slot = 0;

@@ -28,7 +28,9 @@ function urnPrompt(framing: Framing): string {
     `${capitalize(v.items)} whose ${v.attribute} you have already kept are collected automatically and do not create another decision.`,
     `Your choices do not change which ${v.items} are drawn. Each collected ${v.item} is worth one point.`,
     ...(K > 0
-      ? [`Each keep costs ${K} points, charged once when you keep; every collected ${v.item} is still worth one point, and passing costs nothing.`]
+      ? [
+          `Each keep costs ${K} points, charged once when you keep; every collected ${v.item} is still worth one point, and passing costs nothing.`,
+        ]
       : []),
     urnDisclosure(v, framing),
   ].join(' ');
@@ -48,7 +50,9 @@ function problemPrompt(framing: Framing): string {
     'Problems of a type you have already claimed are solved automatically and do not create another decision.',
     'Decisions are final. Each solved problem is worth one point.',
     ...(K > 0
-      ? [`Each claim costs ${K} points, charged once when you claim; every solved problem is still worth one point, and skipping costs nothing.`]
+      ? [
+          `Each claim costs ${K} points, charged once when you claim; every solved problem is still worth one point, and skipping costs nothing.`,
+        ]
       : []),
   ].join(' ');
   const instruction =

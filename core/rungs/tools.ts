@@ -35,14 +35,20 @@ const skip: DecisionTool = {
 
 export const DECISION_TOOLS: Readonly<Record<Exclude<DecisionRung, 'R0'>, readonly DecisionTool[]>> = {
   probe: [
-    { name: 'keep', action: 'commit', description: 'Keep the current item: collect it and every future item with the same attribute.', arguments: noArguments },
+    {
+      name: 'keep',
+      action: 'commit',
+      description: 'Keep the current item: collect it and every future item with the same attribute.',
+      arguments: noArguments,
+    },
     { name: 'pass', action: 'pass', description: 'Pass on the current item: it scores zero.', arguments: noArguments },
   ],
   R1: [
     {
       name: 'claim_solver',
       action: 'commit',
-      description: "Claim a solver for this problem's hidden type: it scores this problem and every future problem of the same type. Uses one claim.",
+      description:
+        "Claim a solver for this problem's hidden type: it scores this problem and every future problem of the same type. Uses one claim.",
       arguments: noArguments,
     },
     skip,

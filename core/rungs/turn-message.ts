@@ -20,16 +20,15 @@ function urnMessage(framing: Framing, point: DecisionPoint): string {
   if (previous) {
     const what = `the ${value(previous.label)} ${v.item}`;
     if (!previous.resolved) lines.push(`No valid decision was given for ${what}, so it was passed.`);
-    else if (previous.action === 'commit') lines.push(`You kept ${what}: every ${value(previous.label)} ${v.item} from now on is collected automatically.`);
+    else if (previous.action === 'commit')
+      lines.push(`You kept ${what}: every ${value(previous.label)} ${v.item} from now on is collected automatically.`);
     else lines.push(`You passed on ${what}.`);
   }
   for (const credit of point.autoCredited) {
     lines.push(`Draw ${credit.t}: ${article(value(credit.label))} ${v.item}, collected automatically.`);
   }
   const kept = o.held.length > 0 ? `Kept so far: ${listing(o.held.map(value))}.` : 'Nothing kept yet.';
-  lines.push(
-    `Draw ${o.turn} of ${o.horizon}: ${article(value(o.label))} ${v.item}. Keeps left: ${o.remaining} of ${o.budget}. ${kept}`,
-  );
+  lines.push(`Draw ${o.turn} of ${o.horizon}: ${article(value(o.label))} ${v.item}. Keeps left: ${o.remaining} of ${o.budget}. ${kept}`);
   return lines.join('\n');
 }
 
@@ -38,7 +37,9 @@ function problemMessage(framing: Framing, point: DecisionPoint, item: StreamItem
   const parts: string[] = [];
   const solved = point.autoCredited.map((credit) => credit.t);
   if (solved.length > 0) {
-    parts.push(`${capitalize(solved.length === 1 ? 'problem' : 'problems')} ${listing(solved)} ${solved.length === 1 ? 'was' : 'were'} solved automatically by a solver you claimed.`);
+    parts.push(
+      `${capitalize(solved.length === 1 ? 'problem' : 'problems')} ${listing(solved)} ${solved.length === 1 ? 'was' : 'were'} solved automatically by a solver you claimed.`,
+    );
   }
   parts.push(`Problem ${o.turn} of ${o.horizon}:\n${item.text}`);
   if (framing.rung === 'R2') parts.push(`Inputs, as solve(inputs) would receive them: ${JSON.stringify(item.inputs)}`);

@@ -33,9 +33,15 @@ export function poolScriptMetrics(sessions: readonly ScriptMetrics[]): PooledScr
     reuseRuns,
     crossClassRunsRefused: refused,
     refusedRunRate: ratio(refused, reuseRuns + refused),
-    scriptSuccessRate: ratio(sum(sessions, (m) => m.scriptCorrect), sum(sessions, (m) => m.scriptRuns)),
+    scriptSuccessRate: ratio(
+      sum(sessions, (m) => m.scriptCorrect),
+      sum(sessions, (m) => m.scriptRuns),
+    ),
     rawAnswers,
-    rawAccuracy: ratio(sum(sessions, (m) => m.rawCorrect), rawAnswers),
+    rawAccuracy: ratio(
+      sum(sessions, (m) => m.rawCorrect),
+      rawAnswers,
+    ),
     zeroBuildSessions: sessions.filter((m) => m.zeroBuild).length,
   };
 }

@@ -45,10 +45,13 @@ export function resolveScriptCall(ledger: ScriptLedger, classId: number, parsed:
   const { call } = parsed;
   switch (call.tool) {
     case 'write_script':
-      return writesLeft(ledger) > 0 ? { kind: 'write', scriptId: `s${ledger.scripts.length + 1}`, code: call.code } : { kind: 'write-refused' };
+      return writesLeft(ledger) > 0
+        ? { kind: 'write', scriptId: `s${ledger.scripts.length + 1}`, code: call.code }
+        : { kind: 'write-refused' };
     case 'run_script': {
       const script = ledger.scripts.find((s) => s.id === call.scriptId);
-      if (!script) return { kind: 'unresolved', failure: 'malformed-arguments', detail: `run_script: there is no script '${call.scriptId}'` };
+      if (!script)
+        return { kind: 'unresolved', failure: 'malformed-arguments', detail: `run_script: there is no script '${call.scriptId}'` };
       return script.classId === classId ? { kind: 'run', scriptId: script.id } : { kind: 'run-refused', scriptId: script.id };
     }
     case 'answer':

@@ -16,7 +16,9 @@ export function scriptPrompt(framing: Framing): string {
     'A problem scores one point when the script run on it returns the correct answer, or when your direct answer is correct; otherwise it scores zero.',
     'Decisions are final.',
     ...(K > 0
-      ? [`Each script written costs ${K} points, charged once when you write it; every solved problem is still worth one point, and running a script or answering costs nothing.`]
+      ? [
+          `Each script written costs ${K} points, charged once when you write it; every solved problem is still worth one point, and running a script or answering costs nothing.`,
+        ]
       : []),
   ].join(' ');
   const instruction = [

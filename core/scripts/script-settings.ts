@@ -11,7 +11,10 @@ export const SCRIPT_LIMIT_RANGES = { timeoutMs: [10, 60_000], memoryMb: [8, 4096
 const limit = ([min, max]: readonly [number, number]) => z.number().int().min(min).max(max);
 
 export const scriptSettingsSchema = z.strictObject({
-  end: z.enum(['budget-exhausted', 'stream-end']).default('budget-exhausted').describe('stop after the last write, or play the whole stream'),
+  end: z
+    .enum(['budget-exhausted', 'stream-end'])
+    .default('budget-exhausted')
+    .describe('stop after the last write, or play the whole stream'),
   timeoutMs: limit(SCRIPT_LIMIT_RANGES.timeoutMs).default(1000).describe('CPU and wall-clock limit of one script run'),
   memoryMb: limit(SCRIPT_LIMIT_RANGES.memoryMb).default(64).describe('heap limit of one script run'),
 });

@@ -9,11 +9,14 @@ export type ScriptRunReport =
 
 const MAX_SHOWN = 2000;
 
-const clip = (text: string) => (text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text);
+const clip = (text: string) =>
+  text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text;
 
 function described(run: ScriptRunReport): string {
   const printed = run.logs ? ` It printed:\n${clip(run.logs)}` : '';
-  return run.ok ? `returned ${clip(JSON.stringify(run.value) ?? 'undefined')}.${printed}` : `failed (${run.kind}): ${clip(run.error)}${printed}`;
+  return run.ok
+    ? `returned ${clip(JSON.stringify(run.value) ?? 'undefined')}.${printed}`
+    : `failed (${run.kind}): ${clip(run.error)}${printed}`;
 }
 
 /**

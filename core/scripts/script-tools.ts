@@ -12,7 +12,9 @@ export const SCRIPT_TOOL_ARGUMENTS = {
       .string()
       .trim()
       .min(1, 'code must not be empty')
-      .describe('JavaScript source defining function solve(inputs) that returns the answer (a number, BigInt or decimal string) for problems of this type'),
+      .describe(
+        'JavaScript source defining function solve(inputs) that returns the answer (a number, BigInt or decimal string) for problems of this type',
+      ),
   }),
   run_script: z.strictObject({
     script_id: z.string().trim().min(1, 'script_id must not be empty').describe('the id of a script you wrote, e.g. "s1"'),

@@ -24,7 +24,11 @@ export interface ScriptPoint {
  * Replays the actions of the turns played so far (one per item, in order) and
  * returns the next turn, or null at the end of the stream.
  */
-export function nextScriptPoint(classes: ArrayLike<number>, setting: SessionSetting, played: readonly ScriptActionKind[]): ScriptPoint | null {
+export function nextScriptPoint(
+  classes: ArrayLike<number>,
+  setting: SessionSetting,
+  played: readonly ScriptActionKind[],
+): ScriptPoint | null {
   if (played.length > classes.length) throw new Error(`${played.length} R3 turns recorded for a stream of ${classes.length}`);
   if (played.length === classes.length) return null;
   const history = new ClassHistory();

@@ -32,11 +32,7 @@ export interface Decided {
  * (in decision-turn order) and returns the next turn that needs a decision, or
  * null when none remains.
  */
-export function nextDecisionPoint(
-  classes: ArrayLike<number>,
-  setting: SessionSetting,
-  decided: readonly Decided[],
-): DecisionPoint | null {
+export function nextDecisionPoint(classes: ArrayLike<number>, setting: SessionSetting, decided: readonly Decided[]): DecisionPoint | null {
   const walk = new SessionWalk(setting, classes.length);
   let autoCredited: AutoCredit[] = [];
   let previous: DecisionPoint['previous'];

@@ -37,7 +37,14 @@ export interface SessionSpec {
 /** Human-readable identity of a session, unique within a sweep. */
 export function sessionKey(spec: SessionSpec): string {
   const disclosure = spec.announceN ? 'n-announced' : 'n-hidden';
-  return [spec.model, spec.rung, ...(spec.reskin ? [spec.reskin] : []), `B${spec.budget}-K${spec.charge}`, disclosure, `seed-${spec.seed}`].join('/');
+  return [
+    spec.model,
+    spec.rung,
+    ...(spec.reskin ? [spec.reskin] : []),
+    `B${spec.budget}-K${spec.charge}`,
+    disclosure,
+    `seed-${spec.seed}`,
+  ].join('/');
 }
 
 /** The session's folder under `sessions/` in the run directory. */

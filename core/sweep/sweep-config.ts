@@ -36,13 +36,19 @@ const providerLimits = z.strictObject({
  * `limits` and `heartbeatSeconds` shape how it runs, not what it measures.
  */
 export const sweepConfigSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, dot, dash and underscore').max(120),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, dot, dash and underscore')
+    .max(120),
   models: z.array(z.string().min(1)).min(1),
   rungs: z.array(z.enum(RUNGS)).min(1),
   seeds: seeds.default([...Array.from({ length: 24 }, (_, i) => 2000 + i)]),
   budgets: z.array(z.number().int().min(1).max(255)).min(1).default([3]),
   charges: z.array(z.number().min(0).max(1_000_000)).min(1).default([0]),
-  reskins: z.array(z.enum(RESKINS as [Reskin, ...Reskin[]])).min(1).default(['ball']),
+  reskins: z
+    .array(z.enum(RESKINS as [Reskin, ...Reskin[]]))
+    .min(1)
+    .default(['ball']),
   announceN: z.array(z.boolean()).min(1).default([false]),
   stream: streamConfigSchema.default(streamConfigSchema.parse({})),
   tokenCap: z.number().int().min(1).default(300_000),
@@ -100,7 +106,35 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
 
 /** SHA-256 of what the sweep measures; a sweep may only resume under the same hash. */
 export function experimentHash(config: SweepConfig): string {
-  const { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap, runCap, emptyRetries, r3 } = config;
-  const measured = { models, rungs, seeds: seedList, budgets, charges, reskins, announceN, stream, tokenCap, unitCap, runCap, emptyRetries, ...(rungs.includes('R3') && { r3 }) };
+  const {
+    models,
+    rungs,
+    seeds: seedList,
+    budgets,
+    charges,
+    reskins,
+    announceN,
+    stream,
+    tokenCap,
+    unitCap,
+    runCap,
+    emptyRetries,
+    r3,
+  } = config;
+  const measured = {
+    models,
+    rungs,
+    seeds: seedList,
+    budgets,
+    charges,
+    reskins,
+    announceN,
+    stream,
+    tokenCap,
+    unitCap,
+    runCap,
+    emptyRetries,
+    ...(rungs.includes('R3') && { r3 }),
+  };
   return bytesToHex(sha256(utf8ToBytes(JSON.stringify(measured))));
 }

@@ -47,17 +47,27 @@ describe('policy agents', () => {
     expect(first.usageEstimated).toBe(true);
   });
 
-  it('build at R3: write the family\'s script where the policy commits, run it on its class, else decline', async () => {
+  it("build at R3: write the family's script where the policy commits, run it on its class, else decline", async () => {
     const agent = policyProvider('policy/commit-at-2?hand=7&cross=8');
     const lcg = { x0: 141, a: 73100, c: 38400, m: 21759900, steps: 26 };
     const r3 = (o: Observation, scripts: { id: string; label: number; t: number }[]) => ({ ...request('R3', o), inputs: lcg, scripts });
-    const call = async (o: Observation, scripts: { id: string; label: number; t: number }[] = []) => parseScriptCall(await agent.generate(r3(o, scripts)));
+    const call = async (o: Observation, scripts: { id: string; label: number; t: number }[] = []) =>
+      parseScriptCall(await agent.generate(r3(o, scripts)));
     expect(await call(observation(1, 1))).toEqual({ resolved: true, call: { tool: 'answer', answer: 'pass' } });
     expect(await call(observation(4, 2))).toEqual({ resolved: true, call: { tool: 'write_script', code: REFERENCE_SCRIPTS.lcg } });
-    expect(await call({ ...observation(5, 3), held: [0] }, [{ id: 's1', label: 0, t: 4 }])).toEqual({ resolved: true, call: { tool: 'run_script', scriptId: 's1' } });
+    expect(await call({ ...observation(5, 3), held: [0] }, [{ id: 's1', label: 0, t: 4 }])).toEqual({
+      resolved: true,
+      call: { tool: 'run_script', scriptId: 's1' },
+    });
     expect(await call({ ...observation(6, 2), remaining: 0 })).toEqual({ resolved: true, call: { tool: 'answer', answer: 'pass' } });
-    expect(await call(observation(7, 1))).toEqual({ resolved: true, call: { tool: 'answer', answer: String(getFamily('lcg').solve(lcg)) } });
-    expect(await call(observation(8, 1), [{ id: 's1', label: 3, t: 2 }])).toEqual({ resolved: true, call: { tool: 'run_script', scriptId: 's1' } });
+    expect(await call(observation(7, 1))).toEqual({
+      resolved: true,
+      call: { tool: 'answer', answer: String(getFamily('lcg').solve(lcg)) },
+    });
+    expect(await call(observation(8, 1), [{ id: 's1', label: 3, t: 2 }])).toEqual({
+      resolved: true,
+      call: { tool: 'run_script', scriptId: 's1' },
+    });
   });
 
   it('inject transport faults for the first n attempts of a turn', async () => {

@@ -7,10 +7,27 @@ import { readTranscript } from '../../activities/run-store/transcript.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'allocbench-transcript-'));
 const usage = { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0 };
-const attempt = (t: number, n: number, outcome = 'ok') => ({ type: 'attempt', at: 'x', t, attempt: n, activityAttempt: n, latencyMs: 1, outcome, usage, usageEstimated: false });
+const attempt = (t: number, n: number, outcome = 'ok') => ({
+  type: 'attempt',
+  at: 'x',
+  t,
+  attempt: n,
+  activityAttempt: n,
+  latencyMs: 1,
+  outcome,
+  usage,
+  usageEstimated: false,
+});
 const turn = (t: number, action: string) => ({
-  type: 'turn', at: 'x', t, user: `u${t}`, reply: { text: '', toolCalls: [] }, toolResults: [],
-  decision: { t, classId: 0, occurrence: 1, action, resolved: true }, usage, responseModel: 'm',
+  type: 'turn',
+  at: 'x',
+  t,
+  user: `u${t}`,
+  reply: { text: '', toolCalls: [] },
+  toolResults: [],
+  decision: { t, classId: 0, occurrence: 1, action, resolved: true },
+  usage,
+  responseModel: 'm',
 });
 
 describe('atomic JSON files', () => {
@@ -32,7 +49,15 @@ describe('transcripts', () => {
 
   it('keep the first record of a turn, sum tokens over attempts, and count attempts since the last resume', async () => {
     const path = join(dir(), 't.jsonl');
-    for (const record of [attempt(1, 1, 'transport-error'), attempt(1, 2), turn(1, 'pass'), turn(1, 'commit'), { type: 'end', at: 'x', termination: 'transport-exhausted' }, { type: 'resume', at: 'x', after: 'transport-exhausted' }, attempt(1, 1)]) {
+    for (const record of [
+      attempt(1, 1, 'transport-error'),
+      attempt(1, 2),
+      turn(1, 'pass'),
+      turn(1, 'commit'),
+      { type: 'end', at: 'x', termination: 'transport-exhausted' },
+      { type: 'resume', at: 'x', after: 'transport-exhausted' },
+      attempt(1, 1),
+    ]) {
       appendFileSync(path, `${JSON.stringify(record)}\n`);
     }
     const transcript = await readTranscript(path);

@@ -29,7 +29,10 @@ describe('allocbench analyze and compare', () => {
   it.each([
     [['analyze', join(dir, 'nowhere'), '--out', join(dir, 'x')], /^allocbench: nothing to analyze in .*nowhere: no such directory\)$/],
     [['analyze', runDir], /--out/],
-    [['compare', runDir, '--a', 'policy/commit-at-1', '--b', 'policy/bayes'], /no framing has sessions of both policy\/commit-at-1 and policy\/bayes/],
+    [
+      ['compare', runDir, '--a', 'policy/commit-at-1', '--b', 'policy/bayes'],
+      /no framing has sessions of both policy\/commit-at-1 and policy\/bayes/,
+    ],
   ])('reject %j with one line and exit 2', (args, message) => {
     const { status, stderr } = runCli(...args);
     expect(status).toBe(2);

@@ -56,7 +56,18 @@ describe('the dry-run cost estimate', () => {
 
   it('starts nothing: no key needed, no run directory written', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'allocbench-estimate-')), 'run');
-    const { status, stdout } = runCliWith({}, ['run', '--model', 'anthropic/claude-haiku-4-5-20251001', '--rung', 'R1', '--seeds', '2000-2003', '--estimate', '--out', out]);
+    const { status, stdout } = runCliWith({}, [
+      'run',
+      '--model',
+      'anthropic/claude-haiku-4-5-20251001',
+      '--rung',
+      'R1',
+      '--seeds',
+      '2000-2003',
+      '--estimate',
+      '--out',
+      out,
+    ]);
     expect(status).toBe(0);
     expect(stdout).toMatch(/anthropic\/claude-haiku-4-5-20251001\s+R1\s+4\s/);
     expect(stdout).toMatch(/\$\d+\.\d\d/);

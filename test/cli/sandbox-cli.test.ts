@@ -60,8 +60,14 @@ describe('allocbench sandbox', () => {
     [['--code-file', join(dir, 'missing.js'), '--inputs', '{}'], /--code-file: cannot read .*missing\.js \(ENOENT\)/],
     [['--code-file', dir, '--inputs', '{}'], /--code-file: cannot read .* \(EISDIR\)/],
     [['--code-file', lcg, '--inputs', '{"x0": 1'], /--inputs: malformed JSON/],
-    [['--code-file', lcg, '--inputs', '{}', '--timeout-ms', '5'], /--timeout-ms <N>' argument '5' is invalid. expected an integer from 10 to 60000/],
-    [['--code-file', lcg, '--inputs', '{}', '--memory-mb', '1.5'], /--memory-mb <N>' argument '1.5' is invalid. expected an integer from 8 to 4096/],
+    [
+      ['--code-file', lcg, '--inputs', '{}', '--timeout-ms', '5'],
+      /--timeout-ms <N>' argument '5' is invalid. expected an integer from 10 to 60000/,
+    ],
+    [
+      ['--code-file', lcg, '--inputs', '{}', '--memory-mb', '1.5'],
+      /--memory-mb <N>' argument '1.5' is invalid. expected an integer from 8 to 4096/,
+    ],
     [['--inputs', '{}'], /required option '--code-file <file>' not specified/],
   ])('rejects %j with one line and exit 2', (args, pattern) => {
     const { status, stdout, stderr } = runCli('sandbox', ...args);

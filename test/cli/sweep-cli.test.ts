@@ -18,7 +18,12 @@ function expectRefused(args: string[], pattern: RegExp, env: Record<string, stri
   const out = join(dir, `out-${Math.random().toString(36).slice(2)}`);
   const { status, stderr } = runCliWith(env, [...args, '--out', out]);
   expect(status, stderr).toBe(2);
-  expect(stderr.trimEnd().split('\n').filter((line) => !line.startsWith('Sweep '))).toHaveLength(1);
+  expect(
+    stderr
+      .trimEnd()
+      .split('\n')
+      .filter((line) => !line.startsWith('Sweep ')),
+  ).toHaveLength(1);
   expect(stderr).toMatch(pattern);
   expect(stderr).not.toMatch(/\n\s+at /);
   expect(existsSync(join(out, 'manifest.json'))).toBe(false);
@@ -37,7 +42,10 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
     [['run', '--model', 'policy/eager', '--rung', 'R1', '--reskin', 'chest'], /--reskin: applies only to R0 and probe/],
     [['run', '--model', 'policy/eager', '--rung', 'R5'], /--rung <rung>' argument 'R5' is invalid/],
     [['run', '--model', 'policy/eager', '--rung', 'R0', '--no-worker'], /--no-worker needs TEMPORAL_ADDRESS/],
-    [['run', '--model', 'anthropic/claude-haiku-4-5-20251001', '--rung', 'R0'], /claude-haiku-4-5-20251001: set ANTHROPIC_API_KEY in the environment/],
+    [
+      ['run', '--model', 'anthropic/claude-haiku-4-5-20251001', '--rung', 'R0'],
+      /claude-haiku-4-5-20251001: set ANTHROPIC_API_KEY in the environment/,
+    ],
     [['run', '--model', 'openai/gpt-5.4-mini-2026-03-17', '--rung', 'R1'], /set OPENAI_API_KEY in the environment/],
     [['run', '--model', 'openai/gpt-5.4-mini?temperature=0', '--rung', 'R1'], /the only option is reasoning_effort/],
     [['run', '--model', 'openai-compatible/qwen', '--rung', 'R1'], /expected openai-compatible\/<name>@<http\(s\) base URL>/],
@@ -45,18 +53,29 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
     [['run', '--model', `gguf/${join(dir, 'absent.gguf')}`, '--rung', 'R0'], /no model file at/],
     [['run', '--model', `gguf/${file('fake.gguf', 'not a model')}`, '--rung', 'R0'], /is not a GGUF file/],
     [['run', '--model', 'policy/eager', '--rung', 'R0', '--prices', join(dir, 'none.yaml')], /none\.yaml: cannot read the price table/],
-    [['run', '--model', 'policy/eager', '--rung', 'R0', '--prices', file('bad-prices.yaml', 'x/y: { input: -1 }')], /bad-prices\.yaml\.x\/y\.input: /],
+    [
+      ['run', '--model', 'policy/eager', '--rung', 'R0', '--prices', file('bad-prices.yaml', 'x/y: { input: -1 }')],
+      /bad-prices\.yaml\.x\/y\.input: /,
+    ],
   ])('%j', (args, pattern) => expectRefused(args, pattern));
 
   it('refuses a cost cap without a price for a hosted model', () => {
-    expectRefused(['run', '--model', 'openai/gpt-5.4-mini-2026-03-17', '--rung', 'R1', '--unit-cap', '2'], /a cost cap is set but the price table has no entry/, {
-      OPENAI_API_KEY: 'sk-test',
-    });
+    expectRefused(
+      ['run', '--model', 'openai/gpt-5.4-mini-2026-03-17', '--rung', 'R1', '--unit-cap', '2'],
+      /a cost cap is set but the price table has no entry/,
+      {
+        OPENAI_API_KEY: 'sk-test',
+      },
+    );
   });
 
   it('names an unreachable Temporal address', () => {
-    expectRefused(['run', '--model', 'policy/eager', '--rung', 'R0'], /cannot reach Temporal at 127\.0\.0\.1:1: /, { TEMPORAL_ADDRESS: '127.0.0.1:1' });
-    expectRefused(['run', '--model', 'policy/eager', '--rung', 'R0'], /TEMPORAL_ADDRESS: 'not an address' is not host:port/, { TEMPORAL_ADDRESS: 'not an address' });
+    expectRefused(['run', '--model', 'policy/eager', '--rung', 'R0'], /cannot reach Temporal at 127\.0\.0\.1:1: /, {
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+    });
+    expectRefused(['run', '--model', 'policy/eager', '--rung', 'R0'], /TEMPORAL_ADDRESS: 'not an address' is not host:port/, {
+      TEMPORAL_ADDRESS: 'not an address',
+    });
   });
 
   it('asks for a cluster address before starting a worker', () => {
@@ -69,7 +88,10 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
     const blocker: Server = createServer();
     const port = await new Promise<number>((resolve) => blocker.listen(0, () => resolve((blocker.address() as { port: number }).port)));
     try {
-      expectRefused(['run', '--model', 'policy/eager', '--rung', 'R0', '--temporal-port', String(port)], new RegExp(`port ${port} is already taken`));
+      expectRefused(
+        ['run', '--model', 'policy/eager', '--rung', 'R0', '--temporal-port', String(port)],
+        new RegExp(`port ${port} is already taken`),
+      );
     } finally {
       blocker.close();
     }

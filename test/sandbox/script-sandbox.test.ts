@@ -51,7 +51,13 @@ describe('the script sandbox', () => {
   });
 
   it('returns numbers, strings, arrays and objects faithfully', async () => {
-    const value = { max: Number.MAX_SAFE_INTEGER, fraction: 0.1, negative: -7, text: 'héllo "q"\n\u2028', nested: [1, [2, null], true, { k: false }] };
+    const value = {
+      max: Number.MAX_SAFE_INTEGER,
+      fraction: 0.1,
+      negative: -7,
+      text: 'héllo "q"\n\u2028',
+      nested: [1, [2, null], true, { k: false }],
+    };
     const outcome = await sandbox.run(`function solve() { return ${JSON.stringify(value)}; }`, {}, LIMITS);
     expect(outcome).toMatchObject({ ok: true, value });
   });
@@ -69,7 +75,8 @@ describe('the script sandbox', () => {
   });
 
   it('captures what the script prints, from its top level and from solve', async () => {
-    const code = "console.log('loaded'); function solve(i) { console.info('n =', i.n, 3n, [1, { a: 2 }]); console.warn('careful'); console.error(null, undefined, true); return 0; }";
+    const code =
+      "console.log('loaded'); function solve(i) { console.info('n =', i.n, 3n, [1, { a: 2 }]); console.warn('careful'); console.error(null, undefined, true); return 0; }";
     const outcome = await sandbox.run(code, { n: 5 }, LIMITS);
     expect(outcome).toMatchObject({ ok: true, value: 0, logs: 'loaded\nn = 5 3n [1,{"a":2}]\ncareful\nnull undefined true\n' });
   });
@@ -86,7 +93,8 @@ describe('the script sandbox', () => {
     for (const script of HOSTILE_SCRIPTS) {
       const outcome = await sandbox.run(script.code, { n: 1 }, LIMITS);
       const kind = outcome.ok ? 'ok' : outcome.kind;
-      if (kind !== script.expected || script.check?.(outcome) === false) wrong.push(`${script.name}: ${JSON.stringify(outcome).slice(0, 300)}`);
+      if (kind !== script.expected || script.check?.(outcome) === false)
+        wrong.push(`${script.name}: ${JSON.stringify(outcome).slice(0, 300)}`);
       if (outcome.ms > LATEST_MS) wrong.push(`${script.name}: took ${outcome.ms} ms`);
       if (!outcome.ok && !/^[^\n]{1,500}$/.test(outcome.error)) wrong.push(`${script.name}: error is not one line of 1 to 500 characters`);
     }
@@ -95,7 +103,8 @@ describe('the script sandbox', () => {
   });
 
   it('starts every warm run in a fresh context: pollution does not leak', async () => {
-    const polluter = "Object.prototype.polluted = 1; Array.prototype.push = null; globalThis.leak = 2; var leakedVar = 3; function solve() { return 'done'; }";
+    const polluter =
+      "Object.prototype.polluted = 1; Array.prototype.push = null; globalThis.leak = 2; var leakedVar = 3; function solve() { return 'done'; }";
     expect(await sandbox.run(polluter, {}, LIMITS)).toMatchObject({ ok: true, value: 'done' });
     const probe = 'function solve() { const a = []; a.push(1); return [({}).polluted, typeof leak, typeof leakedVar, a.length]; }';
     // undefined in an array is not JSON: the probe reports through typeof and a marker instead.
@@ -117,12 +126,15 @@ describe('the script sandbox', () => {
   it('runs cold, one isolate per run, with the same outcomes', async () => {
     const cold = newSandbox({ warm: false });
     expect(await cold.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: getFamily('lcg').solve(lcgInputs) });
-    expect(fails(await cold.run('function solve() { const a = []; for (;;) a.push(new Array(1e5).fill(0)); }', {}, LIMITS))?.kind).toBe('memory');
+    expect(fails(await cold.run('function solve() { const a = []; for (;;) a.push(new Array(1e5).fill(0)); }', {}, LIMITS))?.kind).toBe(
+      'memory',
+    );
     expect(await cold.run('function solve() { return typeof WebAssembly; }', {}, LIMITS)).toMatchObject({ ok: true, value: 'undefined' });
   });
 
   it('applies each run its own heap limit', async () => {
-    const grow = 'function solve({ mb }) { const keep = []; for (let i = 0; i < mb; i++) keep.push(new Array(1 << 17).fill(i)); return keep.length; }';
+    const grow =
+      'function solve({ mb }) { const keep = []; for (let i = 0; i < mb; i++) keep.push(new Array(1 << 17).fill(i)); return keep.length; }';
     expect(await sandbox.run(grow, { mb: 48 }, { timeoutMs: 2000, memoryMb: 256 })).toMatchObject({ ok: true, value: 48 });
     expect(fails(await sandbox.run(grow, { mb: 48 }, { timeoutMs: 2000, memoryMb: 32 }))?.kind).toBe('memory');
   });

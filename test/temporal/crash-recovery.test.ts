@@ -94,4 +94,3 @@ describe('crash recovery', () => {
     await expectCompleteAndExact(runDir, config);
   }, 180_000);
 });
-

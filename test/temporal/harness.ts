@@ -21,7 +21,12 @@ import { freePort } from '../../infra/ports.js';
 export async function startTestServer(dynamicConfig?: Record<string, number>): Promise<{ server: DevServer; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'allocbench-temporal-'));
   const [port, uiPort] = [await freePort(), await freePort()];
-  const server = await startDevServer({ dbFile: join(dir, 'temporal', 'dev.sqlite'), port, uiPort, ...(dynamicConfig && { dynamicConfig }) });
+  const server = await startDevServer({
+    dbFile: join(dir, 'temporal', 'dev.sqlite'),
+    port,
+    uiPort,
+    ...(dynamicConfig && { dynamicConfig }),
+  });
   return { server, dir };
 }
 

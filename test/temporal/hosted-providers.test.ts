@@ -46,7 +46,9 @@ let rejectQuotingKey = false;
 
 beforeAll(async () => {
   loopback = await startLoopback((request) =>
-    rejectQuotingKey ? { status: 503, json: { type: 'error', error: { type: 'api_error', message: `upstream refused key ${KEY}` } } } : playUrn(request, reportedModel),
+    rejectQuotingKey
+      ? { status: 503, json: { type: 'error', error: { type: 'api_error', message: `upstream refused key ${KEY}` } } }
+      : playUrn(request, reportedModel),
   );
   process.env.ANTHROPIC_API_KEY = KEY;
   process.env.ANTHROPIC_BASE_URL = loopback.url;
@@ -65,7 +67,10 @@ function filesUnder(dir: string): string[] {
 
 /** A message without its cache breakpoint, which moves to the newest turn on every request. */
 const strip = (messages: Message[]) =>
-  messages.map((m) => ({ ...m, content: m.content.map((block) => Object.fromEntries(Object.entries(block).filter(([key]) => key !== 'cache_control'))) }));
+  messages.map((m) => ({
+    ...m,
+    content: m.content.map((block) => Object.fromEntries(Object.entries(block).filter(([key]) => key !== 'cache_control'))),
+  }));
 
 describe('a hosted provider through Temporal (Anthropic wire format on loopback)', () => {
   it('sends an append-only conversation, records usage and cost per turn, and keeps the key out of every record', async () => {
@@ -132,7 +137,9 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
     for (const file of filesUnder(runDir)) expect(readFileSync(file, 'latin1').includes(KEY), file).toBe(false);
     const connection = await Connection.connect({ address: temporal.server.address });
     try {
-      const history = JSON.stringify(await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId('rejected')}/${sessionKey(spec!)}`).fetchHistory());
+      const history = JSON.stringify(
+        await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId('rejected')}/${sessionKey(spec!)}`).fetchHistory(),
+      );
       expect(history).toContain('[redacted]');
       expect(history).not.toContain(KEY);
     } finally {
@@ -145,7 +152,10 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
     const config = sweep('identity', { models: [MODEL], seeds: [2001] });
     await sweepOn(temporal.server, config, join(temporal.dir, 'identity'));
     const [spec] = expandSweep(config);
-    expect(await summaryOf(join(temporal.dir, 'identity'), spec!)).toMatchObject({ modelMismatch: true, responseModels: ['claude-opus-4-8'] });
+    expect(await summaryOf(join(temporal.dir, 'identity'), spec!)).toMatchObject({
+      modelMismatch: true,
+      responseModels: ['claude-opus-4-8'],
+    });
     reportedModel = 'claude-haiku-4-5-20251001';
   }, 60_000);
 });

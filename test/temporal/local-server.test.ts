@@ -23,7 +23,11 @@ function reply(request: RecordedRequest) {
   if (rateLimitSeconds > 0) {
     const wait = rateLimitSeconds;
     rateLimitSeconds = 0;
-    return { status: 429, headers: { 'retry-after': String(wait) }, json: { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } } };
+    return {
+      status: 429,
+      headers: { 'retry-after': String(wait) },
+      json: { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
+    };
   }
   const messages = (request.body?.messages ?? []) as { role: string }[];
   const turn = String(messages.filter((m) => m.role === 'user').length);
@@ -91,7 +95,13 @@ describe('a local OpenAI-compatible server (empty-fence retries, paper F.5)', ()
     const [spec] = expandSweep(config);
     const transcript = await transcriptOf(runDir, spec!);
     const [first] = transcript.turns;
-    expect(transcript.attemptsSinceResume(first!.t).map((a) => a.outcome)).toEqual(['empty-reply', 'empty-reply', 'empty-reply', 'empty-reply', 'ok']);
+    expect(transcript.attemptsSinceResume(first!.t).map((a) => a.outcome)).toEqual([
+      'empty-reply',
+      'empty-reply',
+      'empty-reply',
+      'empty-reply',
+      'ok',
+    ]);
     expect(first?.decision).toMatchObject({ resolved: false, failure: 'no-decision' });
   }, 60_000);
 });

@@ -12,16 +12,23 @@ import { inProcessDecisions, serverForThisFile, summaryOf, sweepOn } from './har
 const BLOB_LIMIT = 8 * 1024;
 
 const temporal = serverForThisFile({
-    'limit.blobSize.error': BLOB_LIMIT,
-    'limit.blobSize.warn': BLOB_LIMIT / 2,
-    // Suggest continue-as-new after a few hundred events, so the long session below has to.
-    'limit.historyCount.suggestContinueAsNew': 400,
-  });
+  'limit.blobSize.error': BLOB_LIMIT,
+  'limit.blobSize.warn': BLOB_LIMIT / 2,
+  // Suggest continue-as-new after a few hundred events, so the long session below has to.
+  'limit.historyCount.suggestContinueAsNew': 400,
+});
 
 describe('claim check and continue-as-new', () => {
   it('keep every payload small on a server with a tiny blob limit, however large the transcript grows', async () => {
     // A long R2 stream where the agent never commits: every item is a decision turn with a problem and its inputs.
-    const config = parseSweepConfig({ name: 'long', models: ['policy/commit-at-1000'], rungs: ['R2'], seeds: [2000], stream: { length: 300 }, tokenCap: 1_000_000_000 });
+    const config = parseSweepConfig({
+      name: 'long',
+      models: ['policy/commit-at-1000'],
+      rungs: ['R2'],
+      seeds: [2000],
+      stream: { length: 300 },
+      tokenCap: 1_000_000_000,
+    });
     const [spec] = expandSweep(config);
     if (!spec) throw new Error('empty sweep');
     const runDir = join(temporal.dir, 'long');

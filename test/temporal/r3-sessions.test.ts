@@ -18,9 +18,15 @@ const temporal = serverForThisFile();
 /** What the core's in-process engine does with the same policy: its commitments and the items they credit. */
 function coreExpectation(spec: SessionSpec) {
   const classes = generateStream(spec.seed, spec.stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
-  const record = runSession(classes, { budget: spec.budget, charge: spec.charge, classCount: 8 }, parsePolicyAgent(spec.model.slice('policy/'.length)).policy);
+  const record = runSession(
+    classes,
+    { budget: spec.budget, charge: spec.charge, classCount: 8 },
+    parsePolicyAgent(spec.model.slice('policy/'.length)).policy,
+  );
   const commits = record.decisions.filter((d) => d.action === 'commit');
-  const creditedTurns = classes.flatMap((classId, index) => (commits.some((c) => c.classId === classId && c.t <= index + 1) ? [index + 1] : []));
+  const creditedTurns = classes.flatMap((classId, index) =>
+    commits.some((c) => c.classId === classId && c.t <= index + 1) ? [index + 1] : [],
+  );
   return { classes, commits, creditedTurns, metrics: sessionMetrics(record) };
 }
 
@@ -78,19 +84,30 @@ describe('R3 sessions on a real Temporal server, scripts in the sandbox worker p
       expect(expected.commits).toHaveLength(3);
       expect(summary.termination).toBe('budget-exhausted');
       expect(summary.script?.metrics.playedTurns).toBe(last);
-      expect(summary.metrics).toMatchObject({ commitments: 3, truncated: 60 - last, utility: expected.creditedTurns.filter((t) => t <= last).length });
+      expect(summary.metrics).toMatchObject({
+        commitments: 3,
+        truncated: 60 - last,
+        utility: expected.creditedTurns.filter((t) => t <= last).length,
+      });
     }
   });
 
   it('refuse a cross-class run without running it, credit a correct raw answer and record a failing script', async () => {
-    const base = parseSweepConfig({ name: 'probe', models: ['policy/commit-at-2'], rungs: ['R3'], seeds: [2000], r3: { end: 'stream-end' } });
+    const base = parseSweepConfig({
+      name: 'probe',
+      models: ['policy/commit-at-2'],
+      rungs: ['R3'],
+      seeds: [2000],
+      r3: { end: 'stream-end' },
+    });
     const [plain] = expandSweep(base);
     if (!plain) throw new Error('empty sweep');
     const { classes, commits, creditedTurns } = coreExpectation(plain);
     const [first, second] = commits;
     if (!first || !second) throw new Error('seed 2000 has fewer than two commitments');
     const heldAt = (t: number) => commits.some((c) => c.t < t && c.classId === classes[t - 1]);
-    const unheldAfter = (after: number) => classes.findIndex((_, i) => i + 1 > after && !heldAt(i + 1) && !commits.some((c) => c.t === i + 1)) + 1;
+    const unheldAfter = (after: number) =>
+      classes.findIndex((_, i) => i + 1 > after && !heldAt(i + 1) && !commits.some((c) => c.t === i + 1)) + 1;
     const cross = unheldAfter(first.t);
     const hand = unheldAfter(cross);
     const config = parseSweepConfig({
@@ -124,7 +141,9 @@ describe('R3 sessions on a real Temporal server, scripts in the sandbox worker p
   it('replay deterministically from their recorded histories', async () => {
     const connection = await Connection.connect({ address: temporal.server.address });
     try {
-      const histories = new Client({ connection }).workflow.list({ query: 'WorkflowType = "sessionWorkflow" AND Rung = "R3"' }).intoHistories();
+      const histories = new Client({ connection }).workflow
+        .list({ query: 'WorkflowType = "sessionWorkflow" AND Rung = "R3"' })
+        .intoHistories();
       let replayed = 0;
       for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath() }, histories)) {
         expect(result.error, result.workflowId).toBeUndefined();

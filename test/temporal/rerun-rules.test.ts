@@ -30,7 +30,11 @@ describe('rerun rules (paper B.6)', () => {
     await sweepOn(temporal.server, config, runDir);
     const transcript = await transcriptOf(runDir, spec);
     const atFirst = transcript.attemptsSinceResume(first);
-    expect(atFirst.map((a) => [a.attempt, a.outcome])).toEqual([[1, 'transport-error'], [2, 'transport-error'], [3, 'ok']]);
+    expect(atFirst.map((a) => [a.attempt, a.outcome])).toEqual([
+      [1, 'transport-error'],
+      [2, 'transport-error'],
+      [3, 'ok'],
+    ]);
     const [a1, a2, a3] = atFirst as [AttemptRecord, AttemptRecord, AttemptRecord];
     // Each delay is at least the rule's; the slack allows for a loaded machine.
     expect(seconds(a1, a2)).toBeGreaterThanOrEqual(1.5);
@@ -40,7 +44,11 @@ describe('rerun rules (paper B.6)', () => {
     // Three failures exhaust the budget: a mechanical failure, and the rest of the session is truncated.
     expect(transcript.attemptsSinceResume(third).map((a) => a.outcome)).toEqual(['transport-error', 'transport-error', 'transport-error']);
     const summary = await summaryOf(runDir, spec);
-    expect(summary).toMatchObject({ termination: 'transport-exhausted', mechanicalFailure: true, attempts: { transportErrors: 5, retriedTurns: 2 } });
+    expect(summary).toMatchObject({
+      termination: 'transport-exhausted',
+      mechanicalFailure: true,
+      attempts: { transportErrors: 5, retriedTurns: 2 },
+    });
     expect(summary.decisions.filter((d) => d.t >= third).every((d) => d.failure === 'truncated')).toBe(true);
     expect((await readRunResults(runDir)).mechanicalFailures).toBe(1);
   }, 120_000);
@@ -66,10 +74,17 @@ describe('rerun rules (paper B.6)', () => {
   }, 60_000);
 
   it('record model-level failures as unresolved passes, never retried, and flag the rung invalid above 10%', async () => {
-    const { config, spec, runDir } = faulty('model-failures', `reply=${first}:no-decision,${second}:several-decisions,${fourth}:malformed-arguments`);
+    const { config, spec, runDir } = faulty(
+      'model-failures',
+      `reply=${first}:no-decision,${second}:several-decisions,${fourth}:malformed-arguments`,
+    );
     await sweepOn(temporal.server, config, runDir);
     const transcript = await transcriptOf(runDir, spec);
-    for (const [t, failure] of [[first, 'no-decision'], [second, 'several-decisions'], [fourth, 'malformed-arguments']] as const) {
+    for (const [t, failure] of [
+      [first, 'no-decision'],
+      [second, 'several-decisions'],
+      [fourth, 'malformed-arguments'],
+    ] as const) {
       expect(transcript.attemptsSinceResume(t)).toHaveLength(1);
       expect(transcript.turns.find((turn) => turn.t === t)?.decision).toMatchObject({ action: 'pass', resolved: false, failure });
     }

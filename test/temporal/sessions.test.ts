@@ -39,7 +39,9 @@ describe('sessions on a real Temporal server', () => {
       const expected = inProcessDecisions(spec);
       expect(summary.decisions, sessionKey(spec)).toEqual(expected);
       const classes = generateStream(spec.seed, spec.stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
-      expect(summary.metrics).toEqual(sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions: expected }));
+      expect(summary.metrics).toEqual(
+        sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions: expected }),
+      );
       expect(summary).toMatchObject({ termination: 'stream-end', responseModels: [spec.model] });
       const transcript = await transcriptOf(runDir, spec);
       expect(transcript.start?.system).toBe(systemPrompt(framingOf(spec)));
@@ -54,7 +56,9 @@ describe('sessions on a real Temporal server', () => {
     try {
       const client = new Client({ connection });
       const found = [];
-      for await (const execution of client.workflow.list({ query: 'SweepId = "ladder" AND Rung = "R1" AND Seed = 2001 AND Model = "policy/bayes"' })) {
+      for await (const execution of client.workflow.list({
+        query: 'SweepId = "ladder" AND Rung = "R1" AND Seed = 2001 AND Model = "policy/bayes"',
+      })) {
         found.push(execution.workflowId);
       }
       expect(found).toHaveLength(2); // K = 0 and K = 10
@@ -75,7 +79,9 @@ describe('sessions on a real Temporal server', () => {
     const connection = await Connection.connect({ address: temporal.server.address });
     try {
       const client = new Client({ connection });
-      const histories = client.workflow.list({ query: 'WorkflowType = "sessionWorkflow" OR WorkflowType = "sweepWorkflow"' }).intoHistories();
+      const histories = client.workflow
+        .list({ query: 'WorkflowType = "sessionWorkflow" OR WorkflowType = "sweepWorkflow"' })
+        .intoHistories();
       let replayed = 0;
       for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath() }, histories)) {
         expect(result.error, result.workflowId).toBeUndefined();

@@ -20,7 +20,20 @@ describe('a real small LLM end to end', () => {
     async () => {
       const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-smollm2-')), 'run');
       const model = `gguf/${relative(process.cwd(), modelFile)}`;
-      const cli = startCli(['run', '--model', model, '--rung', 'R0', '--seeds', '2000-2001', '--out', runDir, '--temporal-port', String(await freePort()), '--json']);
+      const cli = startCli([
+        'run',
+        '--model',
+        model,
+        '--rung',
+        'R0',
+        '--seeds',
+        '2000-2001',
+        '--out',
+        runDir,
+        '--temporal-port',
+        String(await freePort()),
+        '--json',
+      ]);
       expect(await exited(cli), cli.output()).toBe(0);
       const { config } = await readManifest(runDir);
       for (const spec of expandSweep(config)) {
@@ -38,7 +51,11 @@ describe('a real small LLM end to end', () => {
         // The conversation grows append-only, so from the second turn on most of the prompt is reused.
         expect(attempts.slice(1).every((a) => a.usage.cachedInputTokens > 0)).toBe(true);
         if (summary.termination === 'provider-error') {
-          expect(transcript.records.some((r) => r.type === 'attempt' && r.outcome === 'permanent-error' && /context too long/.test(r.error ?? ''))).toBe(true);
+          expect(
+            transcript.records.some(
+              (r) => r.type === 'attempt' && r.outcome === 'permanent-error' && /context too long/.test(r.error ?? ''),
+            ),
+          ).toBe(true);
         }
       }
     },

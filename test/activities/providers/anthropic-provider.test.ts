@@ -20,7 +20,9 @@ async function against(script: (index: number) => Scripted, timeoutMs = 5000) {
 
 describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
   it('sends the paper settings: tools with tool_choice auto, no temperature, cache breakpoints on the system prompt and the newest turn', async () => {
-    const { provider, requests } = await against(() => ({ json: anthropicMessage([{ type: 'tool_use', id: 'toolu_2', name: 'skip_solver', input: {} }]) }));
+    const { provider, requests } = await against(() => ({
+      json: anthropicMessage([{ type: 'tool_use', id: 'toolu_2', name: 'skip_solver', input: {} }]),
+    }));
     await provider.generate(requestFor('R1', secondTurn));
     const [request] = requests;
     expect(request?.path).toBe('/v1/messages');
@@ -34,7 +36,13 @@ describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
       tools: [{ name: 'claim_solver', input_schema: { type: 'object' } }, { name: 'skip_solver' }],
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Problem 1 of 60: first' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'I will claim.' }, { type: 'tool_use', id: 'call_1', name: 'claim_solver', input: {} }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'I will claim.' },
+            { type: 'tool_use', id: 'call_1', name: 'claim_solver', input: {} },
+          ],
+        },
         {
           role: 'user',
           content: [
@@ -51,9 +59,17 @@ describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
     const replies = [
       anthropicMessage([{ type: 'text', text: 'Red again.\nDECISION: KEEP' }]),
       anthropicMessage([{ type: 'tool_use', id: 'a', name: 'claim_solver', input: {} }]),
-      anthropicMessage([{ type: 'tool_use', id: 'a', name: 'claim_solver', input: {} }, { type: 'tool_use', id: 'b', name: 'skip_solver', input: {} }]),
+      anthropicMessage([
+        { type: 'tool_use', id: 'a', name: 'claim_solver', input: {} },
+        { type: 'tool_use', id: 'b', name: 'skip_solver', input: {} },
+      ]),
       anthropicMessage([]),
-      anthropicMessage([{ type: 'text', text: 'DECISION: PASS' }], { input_tokens: 40, cache_read_input_tokens: 3000, cache_creation_input_tokens: 200, output_tokens: 30 }),
+      anthropicMessage([{ type: 'text', text: 'DECISION: PASS' }], {
+        input_tokens: 40,
+        cache_read_input_tokens: 3000,
+        cache_creation_input_tokens: 200,
+        output_tokens: 30,
+      }),
     ];
     const { provider } = await against((i) => ({ json: replies[i] }));
     expect(parseReply('R0', await provider.generate(requestFor('R0')))).toEqual({ resolved: true, action: 'commit' });
@@ -68,14 +84,17 @@ describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
   });
 
   it('classifies 429 (with retry-after), 500, 529, dropped connections and timeouts as transport errors', async () => {
-    const { provider } = await against((i) =>
-      [
-        { status: 429, headers: { 'retry-after': '7' }, json: anthropicError('rate_limit_error', 'slow down') },
-        { status: 500, json: anthropicError('api_error', 'oops') },
-        { status: 529, json: anthropicError('overloaded_error', 'busy') },
-        'drop' as const,
-        { hangMs: 2000 },
-      ][i] as Scripted, 300);
+    const { provider } = await against(
+      (i) =>
+        [
+          { status: 429, headers: { 'retry-after': '7' }, json: anthropicError('rate_limit_error', 'slow down') },
+          { status: 500, json: anthropicError('api_error', 'oops') },
+          { status: 529, json: anthropicError('overloaded_error', 'busy') },
+          'drop' as const,
+          { hangMs: 2000 },
+        ][i] as Scripted,
+      300,
+    );
     const errors = [];
     for (let i = 0; i < 5; i++) errors.push(await provider.generate(requestFor('R0')).catch((e: unknown) => e));
     expect(errors.map((e) => provider.classify(e))).toEqual([
@@ -88,12 +107,14 @@ describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
   });
 
   it('classifies bad requests, context too long and authentication failures as permanent', async () => {
-    const { provider } = await against((i) =>
-      [
-        { status: 400, json: anthropicError('invalid_request_error', 'prompt is too long: 210000 tokens > 200000 maximum') },
-        { status: 401, json: anthropicError('authentication_error', 'invalid x-api-key') },
-        { status: 404, json: anthropicError('not_found_error', 'model: claude-none') },
-      ][i] as Scripted);
+    const { provider } = await against(
+      (i) =>
+        [
+          { status: 400, json: anthropicError('invalid_request_error', 'prompt is too long: 210000 tokens > 200000 maximum') },
+          { status: 401, json: anthropicError('authentication_error', 'invalid x-api-key') },
+          { status: 404, json: anthropicError('not_found_error', 'model: claude-none') },
+        ][i] as Scripted,
+    );
     for (let i = 0; i < 3; i++) {
       const error = await provider.generate(requestFor('R0')).catch((e: unknown) => e);
       expect(provider.classify(error)).toEqual({ errorClass: 'permanent' });

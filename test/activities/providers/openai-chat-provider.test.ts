@@ -27,7 +27,9 @@ async function against(script: (index: number) => Scripted, options: { local?: b
 
 describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
   it("sends the paper's settings: reasoning_effort none, max_completion_tokens, tools with tool_choice auto, the conversation as messages", async () => {
-    const { provider, requests } = await against(() => ({ json: chatCompletion({ tool_calls: [functionCall('c2', 'skip_solver', '{}')] }) }));
+    const { provider, requests } = await against(() => ({
+      json: chatCompletion({ tool_calls: [functionCall('c2', 'skip_solver', '{}')] }),
+    }));
     await provider.generate(requestFor('R1', secondTurn));
     const [request] = requests;
     expect(request?.path).toBe('/v1/chat/completions');
@@ -37,11 +39,18 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
       reasoning_effort: 'none',
       max_completion_tokens: 1500,
       tool_choice: 'auto',
-      tools: [{ type: 'function', function: { name: 'claim_solver', parameters: { type: 'object' } } }, { type: 'function', function: { name: 'skip_solver' } }],
+      tools: [
+        { type: 'function', function: { name: 'claim_solver', parameters: { type: 'object' } } },
+        { type: 'function', function: { name: 'skip_solver' } },
+      ],
       messages: [
         { role: 'system', content: 'You will be shown 60 numeric problems.' },
         { role: 'user', content: 'Problem 1 of 60: first' },
-        { role: 'assistant', content: 'I will claim.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'claim_solver', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: 'I will claim.',
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'claim_solver', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'Claimed.' },
         { role: 'user', content: 'Problem 2 of 60: second' },
       ],
@@ -56,7 +65,10 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
       chatCompletion({ tool_calls: [functionCall('a', 'claim_solver', '{}'), functionCall('b', 'skip_solver', '{}')] }),
       chatCompletion({ tool_calls: [functionCall('a', 'claim_solver', '{"code": "def solve(')] }),
       chatCompletion({ content: null }),
-      chatCompletion({ content: 'Too early.\nDECISION: PASS' }, { prompt_tokens: 2048, completion_tokens: 12, prompt_tokens_details: { cached_tokens: 1920 } }),
+      chatCompletion(
+        { content: 'Too early.\nDECISION: PASS' },
+        { prompt_tokens: 2048, completion_tokens: 12, prompt_tokens_details: { cached_tokens: 1920 } },
+      ),
     ];
     const { provider } = await against((i) => ({ json: replies[i] }));
     expect(parseReply('R2', await provider.generate(requestFor('R2')))).toEqual({ resolved: true, action: 'commit' });
@@ -74,13 +86,20 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
     const { provider } = await against(
       (i) =>
         [
-          { status: 429, headers: { 'retry-after-ms': '2500' }, json: openAiError('Rate limit reached', 'requests', 'rate_limit_exceeded') },
+          {
+            status: 429,
+            headers: { 'retry-after-ms': '2500' },
+            json: openAiError('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+          },
           { status: 408, json: openAiError('timeout', 'timeout') },
           { status: 409, json: openAiError('conflict', 'conflict') },
           { status: 500, json: openAiError('server error', 'server_error') },
           'drop' as const,
           { hangMs: 2000 },
-          { status: 400, json: openAiError("This model's maximum context length is 128000 tokens", 'invalid_request_error', 'context_length_exceeded') },
+          {
+            status: 400,
+            json: openAiError("This model's maximum context length is 128000 tokens", 'invalid_request_error', 'context_length_exceeded'),
+          },
           { status: 401, json: openAiError('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key') },
         ][i] as Scripted,
       { timeoutMs: 300 },
@@ -100,9 +119,15 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
   });
 
   it('talks to OpenAI-compatible servers with max_tokens and no reasoning_effort, and checks the server is there', async () => {
-    const { provider, requests } = await against((i) => (i === 0 ? { json: { object: 'list', data: [{ id: 'qwen', object: 'model' }] } } : { json: chatCompletion({ content: 'DECISION: KEEP' }, {}, 'qwen') }), {
-      local: true,
-    });
+    const { provider, requests } = await against(
+      (i) =>
+        i === 0
+          ? { json: { object: 'list', data: [{ id: 'qwen', object: 'model' }] } }
+          : { json: chatCompletion({ content: 'DECISION: KEEP' }, {}, 'qwen') },
+      {
+        local: true,
+      },
+    );
     await provider.preflight();
     await provider.generate(requestFor('R0'));
     expect(requests[0]?.path).toBe('/v1/models');
@@ -113,9 +138,23 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
   });
 
   it('refuses to start without OPENAI_API_KEY, or with an unreachable base URL', async () => {
-    const hosted = openAiChatProvider({ model: 'openai/gpt-x', apiModel: 'gpt-x', apiKey: undefined, baseURL: undefined, local: false, reasoningEffort: 'none' });
+    const hosted = openAiChatProvider({
+      model: 'openai/gpt-x',
+      apiModel: 'gpt-x',
+      apiKey: undefined,
+      baseURL: undefined,
+      local: false,
+      reasoningEffort: 'none',
+    });
     await expect(hosted.preflight()).rejects.toThrow(/set OPENAI_API_KEY/);
-    const gone = openAiChatProvider({ model: 'openai-compatible/q@http://127.0.0.1:1/v1', apiModel: 'q', apiKey: undefined, baseURL: 'http://127.0.0.1:1/v1', local: true, reasoningEffort: null });
+    const gone = openAiChatProvider({
+      model: 'openai-compatible/q@http://127.0.0.1:1/v1',
+      apiModel: 'q',
+      apiKey: undefined,
+      baseURL: 'http://127.0.0.1:1/v1',
+      local: true,
+      reasoningEffort: null,
+    });
     await expect(gone.preflight()).rejects.toThrow(/cannot reach http:\/\/127\.0\.0\.1:1\/v1/);
   });
 });

@@ -4,7 +4,10 @@ import type { Rung } from '../../../core/rungs/rung.js';
 import type { GenerateRequest } from '../../../activities/providers/provider.js';
 
 /** A provider request as the model activity builds one, with a short history. */
-export function requestFor(rung: Rung, messages: readonly ChatMessage[] = [{ role: 'user', content: 'Problem 1 of 60: ...' }]): GenerateRequest {
+export function requestFor(
+  rung: Rung,
+  messages: readonly ChatMessage[] = [{ role: 'user', content: 'Problem 1 of 60: ...' }],
+): GenerateRequest {
   return {
     system: 'You will be shown 60 numeric problems.',
     messages,
@@ -14,7 +17,18 @@ export function requestFor(rung: Rung, messages: readonly ChatMessage[] = [{ rol
     attempt: 1,
     conversationKey: 'session-1',
     sampleSeed: 1,
-    observation: { turn: 1, horizon: 60, budget: 3, remaining: 3, charge: 0, classCount: 8, label: 0, occurrence: 1, counts: [1], held: [] },
+    observation: {
+      turn: 1,
+      horizon: 60,
+      budget: 3,
+      remaining: 3,
+      charge: 0,
+      classCount: 8,
+      label: 0,
+      occurrence: 1,
+      counts: [1],
+      held: [],
+    },
   };
 }
 

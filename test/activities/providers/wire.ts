@@ -13,12 +13,22 @@ export const anthropicMessage = (content: unknown[], usage: Partial<Record<strin
 
 export const anthropicError = (type: string, message: string) => ({ type: 'error', error: { type, message } });
 
-export const chatCompletion = (message: Record<string, unknown>, usage: Record<string, unknown> = {}, model = 'gpt-5.4-mini-2026-03-17') => ({
+export const chatCompletion = (
+  message: Record<string, unknown>,
+  usage: Record<string, unknown> = {},
+  model = 'gpt-5.4-mini-2026-03-17',
+) => ({
   id: 'chatcmpl-1',
   object: 'chat.completion',
   created: 1_790_000_000,
   model,
-  choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: null, ...message }, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+  choices: [
+    {
+      index: 0,
+      message: { role: 'assistant', content: null, refusal: null, ...message },
+      finish_reason: message.tool_calls ? 'tool_calls' : 'stop',
+    },
+  ],
   usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25, ...usage },
 });
 

@@ -41,7 +41,8 @@ describe('R0 versus R3 first-sight figure', () => {
     const pooled = markItems(figure.svg, 'symbol', 'child_layer_3_marks');
     expect(pooled).toHaveLength(4);
     expect(pooled.filter((p) => p.includes('fill="#f58518"'))).toHaveLength(2);
-    for (const text of ['First-sight commitment', 'Haiku 4.5', 'Opus 4.8', 'R0', 'R3', '0%', '100%']) expect(figure.svg).toContain(`>${text}</text>`);
+    for (const text of ['First-sight commitment', 'Haiku 4.5', 'Opus 4.8', 'R0', 'R3', '0%', '100%'])
+      expect(figure.svg).toContain(`>${text}</text>`);
     await expectWellRendered(figure, render);
   });
 });

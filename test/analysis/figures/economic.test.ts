@@ -22,7 +22,8 @@ describe('economic hazard figure', () => {
     const lines = markItems(figure.svg, 'line');
     expect(lines).toHaveLength(6);
     expect(lines.filter((l) => l.includes('stroke-dasharray="5,3"') && l.includes('stroke="#111"'))).toHaveLength(2);
-    for (const text of ['B = 1', 'B = 3', 'Build charge K', 'First-sight hazard', 'R0', 'R2', OPTIMUM_LABEL, '24']) expect(figure.svg).toContain(`>${text}</text>`);
+    for (const text of ['B = 1', 'B = 3', 'Build charge K', 'First-sight hazard', 'R0', 'R2', OPTIMUM_LABEL, '24'])
+      expect(figure.svg).toContain(`>${text}</text>`);
     expect(figure.svg).not.toContain('>B = 5</text>');
     await expectWellRendered(figure, render);
   });

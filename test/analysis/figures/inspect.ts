@@ -34,11 +34,10 @@ export function inkShare(png: Uint8Array): number {
   const href = `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
   const pixels = new Resvg(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><image width="${width}" height="${height}" href="${href}"/></svg>`,
-  )
-    .render()
-    .pixels;
+  ).render().pixels;
   let inked = 0;
-  for (let i = 0; i < pixels.length; i += 4) if ((pixels[i] as number) < 250 || (pixels[i + 1] as number) < 250 || (pixels[i + 2] as number) < 250) inked++;
+  for (let i = 0; i < pixels.length; i += 4)
+    if ((pixels[i] as number) < 250 || (pixels[i + 1] as number) < 250 || (pixels[i + 2] as number) < 250) inked++;
   return inked / (width * height);
 }
 

@@ -26,7 +26,8 @@ describe('first-sight ladder figure', () => {
     const xs = points.map((p) => Number(/translate\(([\d.]+),/.exec(p)?.[1]));
     expect(xs[0]).toBeCloseTo(40 - 5.6, 5);
     expect(xs[5]).toBeCloseTo(40 + 5.6, 5);
-    for (const text of ['First-sight commitment', 'Rung', 'R0', 'probe', 'R3', 'Model', 'Qwen post-trained']) expect(figure.svg).toContain(`>${text}</text>`);
+    for (const text of ['First-sight commitment', 'Rung', 'R0', 'probe', 'R3', 'Model', 'Qwen post-trained'])
+      expect(figure.svg).toContain(`>${text}</text>`);
     await expectWellRendered(figure, render);
   });
 

@@ -8,9 +8,21 @@ import { expectWellRendered, markItems } from './inspect.js';
  * the rest for free and never builds a trap: 3 builds, 7 collected, 5 passes.
  */
 const sequence: [string, PolicyAction][] = [
-  ['A', 'pass'], ['B', 'pass'], ['A', 'build'], ['C', 'pass'], ['A', 'collected'],
-  ['D', 'pass'], ['B', 'build'], ['A', 'collected'], ['B', 'collected'], ['E', 'pass'],
-  ['C', 'build'], ['A', 'collected'], ['B', 'collected'], ['A', 'collected'], ['B', 'collected'],
+  ['A', 'pass'],
+  ['B', 'pass'],
+  ['A', 'build'],
+  ['C', 'pass'],
+  ['A', 'collected'],
+  ['D', 'pass'],
+  ['B', 'build'],
+  ['A', 'collected'],
+  ['B', 'collected'],
+  ['E', 'pass'],
+  ['C', 'build'],
+  ['A', 'collected'],
+  ['B', 'collected'],
+  ['A', 'collected'],
+  ['B', 'collected'],
 ];
 const input: OptimalPolicyInput = {
   items: sequence.map(([label, action]) => ({ label, action })),
@@ -32,16 +44,23 @@ describe('optimal policy figure', () => {
     // Colours follow first appearance: A gets the palette's first, E its fifth.
     expect(circles[0]).toContain('fill="#4c78a8"');
     expect(circles[9]).toContain('fill="#54a24b"');
-    for (const text of ['Stream position', 'Class (role)', 'A (hot)', 'D (trap)', 'E (trap)']) expect(figure.svg).toContain(`>${text}</text>`);
+    for (const text of ['Stream position', 'Class (role)', 'A (hot)', 'D (trap)', 'E (trap)'])
+      expect(figure.svg).toContain(`>${text}</text>`);
     await expectWellRendered(figure, render);
   });
 
   it('refuses a label without a role and an impossible play', () => {
     expect(() => optimalPolicySpec({ ...input, roles: { A: 'hot' } })).toThrow(/no role for class B/);
     expect(() => optimalPolicySpec({ ...input, items: [{ label: 'A', action: 'collected' }] })).toThrow(/collects unbuilt A/);
-    const twice = [{ label: 'A', action: 'build' }, { label: 'A', action: 'build' }] as const;
+    const twice = [
+      { label: 'A', action: 'build' },
+      { label: 'A', action: 'build' },
+    ] as const;
     expect(() => optimalPolicySpec({ ...input, items: twice })).toThrow(/builds A again/);
-    const passBuilt = [{ label: 'A', action: 'build' }, { label: 'A', action: 'pass' }] as const;
+    const passBuilt = [
+      { label: 'A', action: 'build' },
+      { label: 'A', action: 'pass' },
+    ] as const;
     expect(() => optimalPolicySpec({ ...input, items: passBuilt })).toThrow(/passes built A/);
   });
 });

@@ -6,7 +6,13 @@ import { renderFigure, scoreSpec, ladderSpec } from '../../../analysis/figures/i
 import { textWidth } from '../../../analysis/figures/text-metrics.js';
 import { inkShare, markItems } from './inspect.js';
 
-const words: TopLevelSpec = { width: 200, height: 40, data: { values: [{ t: 'Hello, figures' }] }, mark: { type: 'text', fontSize: 20 }, encoding: { text: { field: 't' } } };
+const words: TopLevelSpec = {
+  width: 200,
+  height: 40,
+  data: { values: [{ t: 'Hello, figures' }] },
+  mark: { type: 'text', fontSize: 20 },
+  encoding: { text: { field: 't' } },
+};
 
 describe('renderFigure', () => {
   it('rasterizes text with the bundled font alone', async () => {
@@ -15,7 +21,7 @@ describe('renderFigure', () => {
     expect(inkShare(png)).toBeGreaterThan(0.005);
   });
 
-  it('lays text out with the font\'s own advance widths', () => {
+  it("lays text out with the font's own advance widths", () => {
     const regular = readAdvanceWidths(FONT_FILES.regular);
     expect(regular.of('a'.codePointAt(0) as number)).toBe(1255 / 2048);
     expect(regular.of(0x10ffff)).toBe(regular.of(0)); // missing glyph

@@ -22,7 +22,8 @@ describe('Score R0 versus R2 figure', () => {
     const [diagonal] = markItems(figure.svg, 'line');
     expect(diagonal).toMatch(/d="M0,300L300,0"/);
     expect(markItems(figure.svg, 'area')).toHaveLength(1);
-    for (const text of ['Score at R0 (abstract)', 'Score at R2 (code)', 'Model', 'GPT-5.6 Sol', '50%', '100%']) expect(figure.svg).toContain(`>${text}</text>`);
+    for (const text of ['Score at R0 (abstract)', 'Score at R2 (code)', 'Model', 'GPT-5.6 Sol', '50%', '100%'])
+      expect(figure.svg).toContain(`>${text}</text>`);
     await expectWellRendered(figure, render);
   });
 });

@@ -13,10 +13,22 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) 
 const required = process.env.ALLOCBENCH_REQUIRE_BROWSER === '1';
 
 function screenshot(page: string, out: string): PNG {
-  execFileSync(CHROMIUM as string, ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--window-size=1280,2400', `--screenshot=${out}`, pathToFileURL(page).href], {
-    stdio: 'ignore',
-    timeout: 60_000,
-  });
+  execFileSync(
+    CHROMIUM as string,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--hide-scrollbars',
+      '--window-size=1280,2400',
+      `--screenshot=${out}`,
+      pathToFileURL(page).href,
+    ],
+    {
+      stdio: 'ignore',
+      timeout: 60_000,
+    },
+  );
   return PNG.sync.read(readFileSync(out));
 }
 
@@ -38,7 +50,12 @@ describe('the HTML report in a real browser', () => {
     expect(CHROMIUM, 'Debian chromium is not installed').toBeDefined();
     const dir = mkdtempSync(join(tmpdir(), 'allocbench-browser-'));
     const runDir = join(dir, 'run');
-    writeSyntheticRun(runDir, { name: 'browser', models: ['policy/commit-at-1', 'policy/commit-at-2'], rungs: ['R0', 'R1', 'R2'], seeds: [2000, 2001, 2002, 2003] });
+    writeSyntheticRun(runDir, {
+      name: 'browser',
+      models: ['policy/commit-at-1', 'policy/commit-at-2'],
+      rungs: ['R0', 'R1', 'R2'],
+      seeds: [2000, 2001, 2002, 2003],
+    });
     const report = join(dir, 'report');
     await writeReport([runDir], report);
     const withFigures = screenshot(join(report, 'index.html'), join(dir, 'with.png'));

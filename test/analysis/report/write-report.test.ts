@@ -11,7 +11,12 @@ import { toCsv } from '../../../analysis/tables/render-table.js';
 import { writeSyntheticRun } from '../../../bench/synthetic-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-report-'));
-const ladder = { name: 'ladder', models: ['policy/commit-at-1', 'policy/commit-at-2'], rungs: ['R0', 'R1', 'R2'], seeds: [2000, 2001, 2002] };
+const ladder = {
+  name: 'ladder',
+  models: ['policy/commit-at-1', 'policy/commit-at-2'],
+  rungs: ['R0', 'R1', 'R2'],
+  seeds: [2000, 2001, 2002],
+};
 
 const tableFiles = (out: string) =>
   Object.fromEntries(readdirSync(join(out, 'tables')).map((file) => [file, readFileSync(join(out, 'tables', file), 'utf8')]));
@@ -23,12 +28,22 @@ describe('allocbench analyze', () => {
     const out = join(dir, 'report');
     const summary = await writeReport([runDir], out);
     expect(summary).toMatchObject({ sessions: 18, exclusions: 0 });
-    expect(summary.tables).toEqual(expect.arrayContaining(['framing-ladder', 'paired-ladder-differences', 'zero-commit', 'score', 'cells']));
+    expect(summary.tables).toEqual(
+      expect.arrayContaining(['framing-ladder', 'paired-ladder-differences', 'zero-commit', 'score', 'cells']),
+    );
     expect(summary.figures).toEqual(['optimal-policy', 'score-r0-vs-r2', 'ladder']);
     // commit-at-1 commits only at first sight, commit-at-2 never: 100% and 0% at every rung, no failure point.
-    const ladderCsv = readFileSync(join(out, 'tables', 'framing-ladder.csv'), 'utf8').trim().split('\n');
-    expect(ladderCsv).toEqual(['Model,R0,R1,R2,R3,Failure point', 'policy/commit-at-1,1,1,1,,incomplete ladder', 'policy/commit-at-2,0,0,0,,incomplete ladder']);
-    expect(readFileSync(join(out, 'tables', 'framing-ladder.tex'), 'utf8')).toContain('policy/commit-at-1 & 100.0\\% & 100.0\\% & 100.0\\% & -- & incomplete ladder \\\\');
+    const ladderCsv = readFileSync(join(out, 'tables', 'framing-ladder.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(ladderCsv).toEqual([
+      'Model,R0,R1,R2,R3,Failure point',
+      'policy/commit-at-1,1,1,1,,incomplete ladder',
+      'policy/commit-at-2,0,0,0,,incomplete ladder',
+    ]);
+    expect(readFileSync(join(out, 'tables', 'framing-ladder.tex'), 'utf8')).toContain(
+      'policy/commit-at-1 & 100.0\\% & 100.0\\% & 100.0\\% & -- & incomplete ladder \\\\',
+    );
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     expect(html).toContain('<img src="figures/ladder.svg"');
     expect(html).not.toMatch(/<script|https?:\/\//);
@@ -42,7 +57,9 @@ describe('allocbench analyze', () => {
 
   it('compares two arms on paired seeds at every framing both ran', async () => {
     const arms = groupArms((await loadRuns([join(dir, 'ladder')])).sessions);
-    const csv = toCsv(transferTable(arms, 'policy/commit-at-1', 'policy/commit-at-2')).trim().split('\n');
+    const csv = toCsv(transferTable(arms, 'policy/commit-at-1', 'policy/commit-at-2'))
+      .trim()
+      .split('\n');
     // First-sight falls from 1 to 0 on every seed, so the difference and both ends of its interval are -1;
     // commit-at-2 commits at the second occurrence, so its mean lateness is 1.
     expect(csv.slice(1, 4)).toEqual(['R0', 'R1', 'R2'].map((panel) => `${panel},3,100.0% (0.00),0.0% (1.00),-1,-1,-1`));
@@ -64,7 +81,13 @@ describe('allocbench analyze', () => {
     const specs = writeSyntheticRun(partial, { ...ladder, name: 'partial', models: ['policy/commit-at-2'], rungs: ['R0'] });
     rmSync(runLayout.summary(partial, specs[0]!));
     const other = join(dir, 'other');
-    const [mismatched] = writeSyntheticRun(other, { ...ladder, name: 'other', models: ['policy/commit-at-1'], rungs: ['R1'], seeds: [2001] });
+    const [mismatched] = writeSyntheticRun(other, {
+      ...ladder,
+      name: 'other',
+      models: ['policy/commit-at-1'],
+      rungs: ['R1'],
+      seeds: [2001],
+    });
     const path = runLayout.summary(other, mismatched!);
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), streamHash: 'f'.repeat(64) }));
     const out = join(dir, 'excluded');
@@ -78,7 +101,12 @@ describe('allocbench analyze', () => {
 
   it('reports an arm without commitments as undefined rather than failing', async () => {
     const runDir = join(dir, 'never');
-    writeSyntheticRun(runDir, { name: 'never', models: ['policy/commit-at-99', 'policy/commit-at-1'], rungs: ['R0', 'R1'], seeds: [2000, 2001] });
+    writeSyntheticRun(runDir, {
+      name: 'never',
+      models: ['policy/commit-at-99', 'policy/commit-at-1'],
+      rungs: ['R0', 'R1'],
+      seeds: [2000, 2001],
+    });
     const out = join(dir, 'never-report');
     const summary = await writeReport([runDir], out);
     expect(summary.figures).toEqual(['optimal-policy', 'ladder']); // the never-committing model has no first-sight to plot
@@ -92,6 +120,8 @@ describe('allocbench analyze', () => {
   });
 
   it('refuses, in one line, when nothing is left to analyze', async () => {
-    await expect(writeReport([join(dir, 'nowhere')], join(dir, 'empty'))).rejects.toThrow(/^nothing to analyze in .*nowhere: no such directory\)$/);
+    await expect(writeReport([join(dir, 'nowhere')], join(dir, 'empty'))).rejects.toThrow(
+      /^nothing to analyze in .*nowhere: no such directory\)$/,
+    );
   });
 });

@@ -119,7 +119,12 @@ describe('estimator edge cases', () => {
   });
 
   it('rejects duplicate seeds, non-finite values and a bad number of resamples', () => {
-    expect(() => pairedMeanDifference([{ seed: 1, a: 0, b: 1 }, { seed: 1, a: 0, b: 1 }])).toThrow(/seed 1 appears twice/);
+    expect(() =>
+      pairedMeanDifference([
+        { seed: 1, a: 0, b: 1 },
+        { seed: 1, a: 0, b: 1 },
+      ]),
+    ).toThrow(/seed 1 appears twice/);
     expect(() => marginalRatioInterval([{ seed: 1, num: NaN, den: 1 }])).toThrow(/non-finite/);
     expect(() => marginalRatioInterval([{ seed: 1, num: 1, den: 1 }], { resamples: 0 })).toThrow(/positive integer/);
   });
@@ -185,7 +190,14 @@ describe('the bootstrap against a plain reference', () => {
     fc.assert(
       fc.property(ratioRows, bootSeed, (rows, seed) => {
         const statistic = (s: SeedRatioPair[]) =>
-          pooled(total(s, (r) => r.bNum), total(s, (r) => r.bDen)) - pooled(total(s, (r) => r.aNum), total(s, (r) => r.aDen));
+          pooled(
+            total(s, (r) => r.bNum),
+            total(s, (r) => r.bDen),
+          ) -
+          pooled(
+            total(s, (r) => r.aNum),
+            total(s, (r) => r.aDen),
+          );
         const expected = reference(bySeed(rows), statistic, resamples, seed);
         const actual = pairedRatioDifference(rows, { resamples, seed });
         expect({ interval: actual.interval, undefinedResamples: actual.undefinedResamples }).toEqual(expected);
@@ -198,7 +210,16 @@ describe('the bootstrap against a plain reference', () => {
     fc.assert(
       fc.property(ratioRows, bootSeed, (rows, seed) => {
         const arm = rows.map((r) => ({ seed: r.seed, num: r.aNum, den: r.aDen }));
-        const expected = reference(bySeed(arm), (s) => pooled(total(s, (r) => r.num), total(s, (r) => r.den)), resamples, seed);
+        const expected = reference(
+          bySeed(arm),
+          (s) =>
+            pooled(
+              total(s, (r) => r.num),
+              total(s, (r) => r.den),
+            ),
+          resamples,
+          seed,
+        );
         const actual = marginalRatioInterval(arm, { resamples, seed });
         expect({ interval: actual.interval, undefinedResamples: actual.undefinedResamples }).toEqual(expected);
       }),

@@ -111,8 +111,18 @@ describe('suppression replication (B.5)', () => {
     // R0 0/3, 1/3, 0/3, 1/3 → 2/12; R2 3/3, 2/3, 3/3, 2/3 → 10/12 = 83%: +66.7 points.
     // Every seed rises (by 1 or 1/3), so every resample mean is at least 1/3.
     const result = suppressionReplication(
-      firstSightArm([[0, 3], [1, 3], [0, 3], [1, 3]]),
-      firstSightArm([[3, 3], [2, 3], [3, 3], [2, 3]]),
+      firstSightArm([
+        [0, 3],
+        [1, 3],
+        [0, 3],
+        [1, 3],
+      ]),
+      firstSightArm([
+        [3, 3],
+        [2, 3],
+        [3, 3],
+        [2, 3],
+      ]),
     );
     expect(result.treatedFirstSight).toMatchObject({ value: 10 / 12, status: 'pass' });
     expect(result.increase.value).toBeCloseTo(2 / 3, 12);
@@ -123,14 +133,32 @@ describe('suppression replication (B.5)', () => {
 
   it('fails under 80% treated first sight', () => {
     // R2 9/12 = 75%.
-    const result = suppressionReplication(firstSightArm([[0, 6], [0, 6]]), firstSightArm([[5, 6], [4, 6]]));
+    const result = suppressionReplication(
+      firstSightArm([
+        [0, 6],
+        [0, 6],
+      ]),
+      firstSightArm([
+        [5, 6],
+        [4, 6],
+      ]),
+    );
     expect(result.treatedFirstSight).toMatchObject({ value: 0.75, status: 'fail' });
     expect(result).toMatchObject({ increase: { status: 'pass' }, lowerEndpoint: { status: 'pass' }, passed: false });
   });
 
   it('fails a rise under 30 points', () => {
     // R0 6/10 = 60% → R2 17/20 = 85%: +25 points.
-    const result = suppressionReplication(firstSightArm([[3, 5], [3, 5]]), firstSightArm([[9, 10], [8, 10]]));
+    const result = suppressionReplication(
+      firstSightArm([
+        [3, 5],
+        [3, 5],
+      ]),
+      firstSightArm([
+        [9, 10],
+        [8, 10],
+      ]),
+    );
     expect(result.increase).toMatchObject({ status: 'fail' });
     expect(result.increase.value).toBeCloseTo(0.25, 12);
     expect(result.passed).toBe(false);
@@ -139,7 +167,16 @@ describe('suppression replication (B.5)', () => {
   it('fails when the paired interval reaches 0', () => {
     // Seed 2000: 0/3 → 3/3 (+1); seed 2001: 1/1 → 2/3 (-1/3). Pooled 1/4 → 5/6: +58 points, 83%.
     // A quarter of the resamples draw seed 2001 twice (mean -1/3), so the 2.5th percentile is -1/3.
-    const result = suppressionReplication(firstSightArm([[0, 3], [1, 1]]), firstSightArm([[3, 3], [2, 3]]));
+    const result = suppressionReplication(
+      firstSightArm([
+        [0, 3],
+        [1, 1],
+      ]),
+      firstSightArm([
+        [3, 3],
+        [2, 3],
+      ]),
+    );
     expect(result).toMatchObject({ treatedFirstSight: { status: 'pass' }, increase: { status: 'pass' } });
     expect(result.lowerEndpoint.value).toBeCloseTo(-1 / 3, 12);
     expect(result.lowerEndpoint.status).toBe('fail');
@@ -158,10 +195,17 @@ describe('validity flag (B.6)', () => {
     });
     // 2 + 2 of 20 + 20 = 10% across a cell is still valid; one more unresolved turn is not.
     expect(validity([session(1, { decisionTurns: 20, unresolved: 2 }), session(2, { decisionTurns: 20, unresolved: 2 })]).valid).toBe(true);
-    expect(validity([session(1, { decisionTurns: 20, unresolved: 3 }), session(2, { decisionTurns: 20, unresolved: 2 })]).valid).toBe(false);
+    expect(validity([session(1, { decisionTurns: 20, unresolved: 3 }), session(2, { decisionTurns: 20, unresolved: 2 })]).valid).toBe(
+      false,
+    );
   });
 
   it('has nothing to flag when no decision turn was reached', () => {
-    expect(validity([session(1, { decisionTurns: 5, truncated: 5 })])).toEqual({ unresolved: 0, reached: 0, unresolvedRate: null, valid: true });
+    expect(validity([session(1, { decisionTurns: 5, truncated: 5 })])).toEqual({
+      unresolved: 0,
+      reached: 0,
+      unresolvedRate: null,
+      valid: true,
+    });
   });
 });

@@ -112,7 +112,9 @@ describe('summarizeArm on hand-built sessions', () => {
   });
 
   it('reports no occurrence-2 keep rate where no second occurrence was eligible', () => {
-    const summary = summarizeArm('R0', [session(1, { commitments: 1, firstSightCommitments: 1, keepsByOccurrence: [{ eligible: 1, keeps: 1 }] })]);
+    const summary = summarizeArm('R0', [
+      session(1, { commitments: 1, firstSightCommitments: 1, keepsByOccurrence: [{ eligible: 1, keeps: 1 }] }),
+    ]);
     expect(summary.keepAtOccurrence2).toEqual({ occurrence: 2, eligible: 0, keeps: 0, rate: null });
   });
 
@@ -134,7 +136,12 @@ describe('summarizeArm on hand-built sessions', () => {
     // 2 builds, 1 at first sight; first sights eligible at t1 and t2.
     expect(summary).toMatchObject({ score: null, firstSight: 1 / 2, firstSightHazard: 1 / 2, commitmentsPerSeed: 2 });
     expect(summary.script).toMatchObject({ builds: 2, firstSightBuilds: 1, crossClassRunsRefused: 1, refusedRunRate: 1 / 3 });
-    expect(() => summarizeArm('R3', [{ seed: 1, metrics, script }, { seed: 2, metrics }])).toThrow(/some sessions but not all/);
+    expect(() =>
+      summarizeArm('R3', [
+        { seed: 1, metrics, script },
+        { seed: 2, metrics },
+      ]),
+    ).toThrow(/some sessions but not all/);
   });
 
   it('rejects a seed twice in one arm', () => {

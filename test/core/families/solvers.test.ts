@@ -66,21 +66,17 @@ describe('gold solvers against naive references', () => {
   it('continued_frac: evaluate from the innermost term with reduced fractions', () => {
     const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 500 }),
-        fc.array(fc.integer({ min: 1, max: 500 }), { maxLength: 5 }),
-        (first, rest) => {
-          const terms = [first, ...rest];
-          // value = a_last; then value = a_i + 1 / value, as p/q, reducing each time.
-          let [p, q] = [BigInt(terms.at(-1) as number), 1n];
-          for (const term of terms.slice(0, -1).reverse()) {
-            [p, q] = [BigInt(term) * p + q, p];
-            const g = gcd(p, q);
-            [p, q] = [p / g, q / g];
-          }
-          expect(solve('continued_frac', { terms })).toBe(Number(p));
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 500 }), fc.array(fc.integer({ min: 1, max: 500 }), { maxLength: 5 }), (first, rest) => {
+        const terms = [first, ...rest];
+        // value = a_last; then value = a_i + 1 / value, as p/q, reducing each time.
+        let [p, q] = [BigInt(terms.at(-1) as number), 1n];
+        for (const term of terms.slice(0, -1).reverse()) {
+          [p, q] = [BigInt(term) * p + q, p];
+          const g = gcd(p, q);
+          [p, q] = [p / g, q / g];
+        }
+        expect(solve('continued_frac', { terms })).toBe(Number(p));
+      }),
       runs,
     );
   });
@@ -89,9 +85,9 @@ describe('gold solvers against naive references', () => {
     const smallPrimes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
     fc.assert(
       fc.property(
-        fc.subarray(smallPrimes, { minLength: 1, maxLength: 4 }).chain((moduli) =>
-          fc.tuple(fc.constant(moduli), fc.tuple(...moduli.map((m) => fc.integer({ min: 0, max: 3 * m })))),
-        ),
+        fc
+          .subarray(smallPrimes, { minLength: 1, maxLength: 4 })
+          .chain((moduli) => fc.tuple(fc.constant(moduli), fc.tuple(...moduli.map((m) => fc.integer({ min: 0, max: 3 * m }))))),
         ([moduli, residues]) => {
           const product = moduli.reduce((a, b) => a * b, 1);
           let x = 0;
@@ -170,7 +166,14 @@ describe('gold solvers against naive references', () => {
           const m = BigInt(modulus);
           let [p, q] = [1n % m, 0n];
           for (let i = 0; i < exponent; i++) [p, q] = [(BigInt(a) * p + BigInt(b) * q) % m, (BigInt(c) * p + BigInt(d) * q) % m];
-          const inputs = { matrix: [[a, b], [c, d]], exponent, modulus };
+          const inputs = {
+            matrix: [
+              [a, b],
+              [c, d],
+            ],
+            exponent,
+            modulus,
+          };
           expect(solve('matrix_power_mod', inputs)).toBe(Number(p));
         },
       ),

@@ -69,6 +69,8 @@ describe('R3 prompts', () => {
     expect(prompt).toContain('Exactly 8 types occur');
     expect(prompt).not.toContain('Python');
     expect(prompt).not.toContain('costs');
-    expect(systemPrompt({ ...base, rung: 'R3', charge: 5 })).toContain('Each script written costs 5 points, charged once when you write it');
+    expect(systemPrompt({ ...base, rung: 'R3', charge: 5 })).toContain(
+      'Each script written costs 5 points, charged once when you write it',
+    );
   });
 });

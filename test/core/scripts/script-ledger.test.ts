@@ -6,7 +6,10 @@ import { decodeScriptActions, encodeScriptActions } from '../../../core/scripts/
 import { nextScriptPoint } from '../../../core/scripts/script-walk.js';
 import { scriptToolSpecs } from '../../../core/scripts/script-tools.js';
 
-const reply = (...calls: [string, string][]) => ({ text: '', toolCalls: calls.map(([name, args], i) => ({ id: `c${i}`, name, arguments: args })) });
+const reply = (...calls: [string, string][]) => ({
+  text: '',
+  toolCalls: calls.map(([name, args], i) => ({ id: `c${i}`, name, arguments: args })),
+});
 
 describe('R3 calls', () => {
   it('parse exactly one valid call to one of the three tools', () => {
@@ -14,7 +17,10 @@ describe('R3 calls', () => {
       resolved: true,
       call: { tool: 'write_script', code: 'function solve(i){return 1}' },
     });
-    expect(parseScriptCall(reply(['run_script', '{"script_id":"s2"}']))).toEqual({ resolved: true, call: { tool: 'run_script', scriptId: 's2' } });
+    expect(parseScriptCall(reply(['run_script', '{"script_id":"s2"}']))).toEqual({
+      resolved: true,
+      call: { tool: 'run_script', scriptId: 's2' },
+    });
     expect(parseScriptCall(reply(['answer', '{"answer": 42}']))).toEqual({ resolved: true, call: { tool: 'answer', answer: '42' } });
   });
 

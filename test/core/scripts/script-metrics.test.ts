@@ -78,8 +78,23 @@ describe('R3 session metrics', () => {
       { t: 6, classId: 1, occurrence: 2, action: 'write-refused', credited: false },
     ];
     const { metrics, script } = scriptSessionMetrics({ classes, rules, turns: played });
-    expect(metrics).toMatchObject({ unresolved: 1, utility: 2, commitments: 2, firstSightCommitments: 1, totalLateness: 2, firstOccurrenceTurns: 2 });
-    expect(script).toMatchObject({ writesRefused: 1, rebuilds: 0, rawAnswers: 2, rawCorrect: 1, rawAccuracy: 0.5, buildsCorrect: 1, zeroBuild: false });
+    expect(metrics).toMatchObject({
+      unresolved: 1,
+      utility: 2,
+      commitments: 2,
+      firstSightCommitments: 1,
+      totalLateness: 2,
+      firstOccurrenceTurns: 2,
+    });
+    expect(script).toMatchObject({
+      writesRefused: 1,
+      rebuilds: 0,
+      rawAnswers: 2,
+      rawCorrect: 1,
+      rawAccuracy: 0.5,
+      buildsCorrect: 1,
+      zeroBuild: false,
+    });
   });
 
   it('report a session without builds as zero-build, with no first-sight rate', () => {

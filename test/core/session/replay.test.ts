@@ -14,13 +14,17 @@ describe('nextDecisionPoint', () => {
     for (let seed = 0; seed < 20; seed++) {
       const { classes: sequence } = drawClassSequence(seed, DEFAULT_STREAM_CONFIG);
       const seen: unknown[] = [];
-      const record = runSession(sequence, { ...setting, budget: 3 }, {
-        name: 'spy',
-        decide: (o) => {
-          seen.push({ ...o, counts: [...o.counts], held: [...o.held] });
-          return commitAtK(2).decide(o);
+      const record = runSession(
+        sequence,
+        { ...setting, budget: 3 },
+        {
+          name: 'spy',
+          decide: (o) => {
+            seen.push({ ...o, counts: [...o.counts], held: [...o.held] });
+            return commitAtK(2).decide(o);
+          },
         },
-      });
+      );
       record.decisions.forEach((decision, i) => {
         const point = nextDecisionPoint(sequence, { ...setting, budget: 3 }, record.decisions.slice(0, i));
         expect(point?.t).toBe(decision.t);
@@ -49,7 +53,11 @@ describe('nextDecisionPoint', () => {
   });
 
   it('shows an unresolved previous decision as such', () => {
-    expect(nextDecisionPoint(classes, setting, [{ action: 'pass', resolved: false }])?.previous).toEqual({ label: 0, action: 'pass', resolved: false });
+    expect(nextDecisionPoint(classes, setting, [{ action: 'pass', resolved: false }])?.previous).toEqual({
+      label: 0,
+      action: 'pass',
+      resolved: false,
+    });
   });
 });
 

@@ -16,7 +16,9 @@ const dirichlet = (alpha: number): StreamPrior => ({ kind: 'dirichlet', alpha, c
 function pairedDifference(prior: StreamPrior, a: number, b: number, streams: number): { mean: number; se: number } {
   const differences = Array.from({ length: streams }, (_, seed) => {
     const classes =
-      prior.kind === 'benchmark' ? drawClassSequence(seed, prior.config).classes : drawDirichletClasses(createRng(seed), prior.alpha, 8, 60);
+      prior.kind === 'benchmark'
+        ? drawClassSequence(seed, prior.config).classes
+        : drawDirichletClasses(createRng(seed), prior.alpha, 8, 60);
     const utility = (k: number) => sessionMetrics(runSession(classes, { budget: 3, charge: 0, classCount: 8 }, commitAtK(k))).utility;
     return utility(a) - utility(b);
   });

@@ -131,7 +131,10 @@ describe('generateStream', () => {
     const { hash, ...body } = JSON.parse(JSON.stringify(stream));
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(streamHash(body)).toBe(hash);
-    const tampered = { ...body, items: body.items.map((item: { answer: number }, i: number) => (i === 5 ? { ...item, answer: item.answer + 1 } : item)) };
+    const tampered = {
+      ...body,
+      items: body.items.map((item: { answer: number }, i: number) => (i === 5 ? { ...item, answer: item.answer + 1 } : item)),
+    };
     expect(streamHash(tampered)).not.toBe(hash);
   });
 
