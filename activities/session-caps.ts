@@ -4,7 +4,7 @@ import type { Termination, Transcript } from './run-store/transcript.js';
 
 /** The cap a session has reached before its next call, if any: tokens, its own cost, or the run's cost. */
 export async function reachedCap(runDir: string, spec: SessionSpec, transcript: Transcript): Promise<Termination | null> {
-  if (transcript.tokensUsed >= spec.tokenCap) return 'token-cap';
+  if (spec.tokenCap !== null && transcript.tokensUsed >= spec.tokenCap) return 'token-cap';
   if (spec.costCap !== null && transcript.costUsd >= spec.costCap) return 'cost-cap';
   if (spec.runCap !== null && (await runCostUsd(runDir)) >= spec.runCap) return 'run-cost-cap';
   return null;

@@ -1,6 +1,6 @@
 import { FAMILY_NAMES } from '../core/families/family.js';
 import type { SessionSetting } from '../core/session/run-session.js';
-import type { Stream } from '../core/stream/stream.js';
+import { classSequence, type Stream } from '../core/stream/stream.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { ensureStream } from './run-store/stream-store.js';
 
@@ -12,10 +12,10 @@ export interface SessionContext {
 }
 
 export async function loadSessionContext(runDir: string, spec: SessionSpec): Promise<SessionContext> {
-  const stream = await ensureStream(runDir, spec.seed, spec.stream);
+  const stream = await ensureStream(runDir, spec);
   return {
     stream,
-    classes: stream.items.map((item) => FAMILY_NAMES.indexOf(item.family)),
+    classes: classSequence(stream),
     setting: { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length },
   };
 }

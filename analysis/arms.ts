@@ -1,9 +1,16 @@
 import type { Rung } from '../core/rungs/rung.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { LoadedSession } from './load/load-runs.js';
 import type { SeedSession } from './stats/seed-session.js';
 
-/** What makes a cell of a sweep: every seed of one (model, rung, reskin, N disclosure, B, K, magnitude). */
+/**
+ * What makes an arm (a cell): every seed of one (model, rung, reskin, N
+ * disclosure, B, K, magnitude) — and, for an imported arm, its source: two of
+ * the authors' arms with the same settings stay two arms, as in their tables.
+ */
 export interface ArmKey {
+  /** The authors' arm path for an imported arm (e.g. `economic_surface_haiku/R2/B_1/K_10`); null for our own runs. */
+  readonly source: string | null;
   readonly model: string;
   readonly rung: Rung;
   readonly reskin: string | null;
@@ -20,28 +27,36 @@ export interface Arm {
   readonly loaded: readonly LoadedSession[];
 }
 
-const keyOf = ({ spec }: LoadedSession): ArmKey => ({
-  model: spec.model,
-  rung: spec.rung,
-  reskin: spec.reskin,
-  announceN: spec.announceN,
-  budget: spec.budget,
-  charge: spec.charge,
-  magnitude: spec.stream.magnitude,
-});
+export function armKeyOf(spec: SessionSpec, source: string | null): ArmKey {
+  return {
+    source,
+    model: spec.model,
+    rung: spec.rung,
+    reskin: spec.reskin,
+    announceN: spec.announceN,
+    budget: spec.budget,
+    charge: spec.charge,
+    magnitude: spec.stream.magnitude,
+  };
+}
 
-/** Groups sessions into arms, in order of first appearance, each arm's seeds ascending. */
-export function groupArms(sessions: readonly LoadedSession[]): Arm[] {
-  const arms = new Map<string, { key: ArmKey; loaded: LoadedSession[] }>();
-  for (const session of sessions) {
-    const key = keyOf(session);
+/** Groups items by arm, in order of first appearance: the one grouping the run table, analysis and import share. */
+export function groupByArm<T>(items: readonly T[], keyOf: (item: T) => ArmKey): { key: ArmKey; items: T[] }[] {
+  const groups = new Map<string, { key: ArmKey; items: T[] }>();
+  for (const item of items) {
+    const key = keyOf(item);
     const id = JSON.stringify(key);
-    const arm = arms.get(id) ?? { key, loaded: [] };
-    arm.loaded.push(session);
-    arms.set(id, arm);
+    const group = groups.get(id) ?? { key, items: [] };
+    group.items.push(item);
+    groups.set(id, group);
   }
-  return [...arms.values()].map(({ key, loaded }) => {
-    const sorted = [...loaded].sort((a, b) => a.spec.seed - b.spec.seed);
+  return [...groups.values()];
+}
+
+/** Loaded sessions as arms, each arm's seeds ascending. */
+export function groupArms(sessions: readonly LoadedSession[]): Arm[] {
+  return groupByArm(sessions, (s) => armKeyOf(s.spec, s.source)).map(({ key, items }) => {
+    const sorted = [...items].sort((a, b) => a.spec.seed - b.spec.seed);
     return {
       key,
       loaded: sorted,
@@ -49,6 +64,7 @@ export function groupArms(sessions: readonly LoadedSession[]): Arm[] {
         seed: s.spec.seed,
         metrics: s.summary.metrics,
         ...(s.summary.script && { script: s.summary.script.metrics }),
+        stream: { hash: s.summary.streamHash, classes: s.classes },
       })),
     };
   });
@@ -62,11 +78,12 @@ export function armLabel(key: ArmKey, varies: ReadonlySet<keyof ArmKey>): string
   if (varies.has('budget')) parts.push(`B${key.budget}`);
   if (varies.has('charge')) parts.push(`K${key.charge}`);
   if (varies.has('magnitude')) parts.push(`magnitude ${key.magnitude}`);
+  if (varies.has('source') && key.source) parts.push(key.source);
   return parts.join(' · ');
 }
 
 /** The key fields that differ among these arms. */
 export function varyingFields(keys: readonly ArmKey[]): Set<keyof ArmKey> {
-  const fields: (keyof ArmKey)[] = ['model', 'rung', 'reskin', 'announceN', 'budget', 'charge', 'magnitude'];
+  const fields: (keyof ArmKey)[] = ['model', 'rung', 'reskin', 'announceN', 'budget', 'charge', 'magnitude', 'source'];
   return new Set(fields.filter((field) => new Set(keys.map((key) => key[field])).size > 1));
 }

@@ -1,34 +1,57 @@
 import type { Arm, ArmKey } from './arms.js';
-import type { SeedSession } from './stats/seed-session.js';
 
 export const LADDER_RUNGS = ['R0', 'R1', 'R2', 'R3'] as const;
 export type LadderRung = (typeof LADDER_RUNGS)[number];
+export type ScoredRung = Exclude<LadderRung, 'R3'>;
 
 /** One model's framing ladder: its K = 0 arms on the ball urn and the problem rungs, same B, N disclosure and magnitude. */
 export interface Ladder {
-  readonly key: Omit<ArmKey, 'rung' | 'reskin' | 'charge'>;
+  readonly key: Omit<ArmKey, 'source' | 'rung' | 'reskin' | 'charge'>;
+  /** The arm of each rung behind the timing measures: first-sight, hazard, commitments, lateness. */
   readonly rungs: Partial<Record<LadderRung, Arm>>;
+  /** The arm of each scored rung behind Score (R3 is not scored). */
+  readonly scored: Partial<Record<ScoredRung, Arm>>;
+}
+
+const isEconomicCell = (arm: Arm) => arm.key.source?.startsWith('economic_surface_') ?? false;
+
+/**
+ * Where a model has several arms for one rung — the authors' dedicated arm and
+ * their economic surface's B = 3, K = 0 cell — the paper's tables take
+ * (HARNESS.md, "which arm feeds which table cell"): Score from the dedicated
+ * arm, and the timing measures from the dedicated arm too except at R2, where
+ * the economic cell feeds first-sight. Among dedicated arms the ladder's
+ * protocol comes first: empty-fence retries, and the class-bound R3. Lower ranks first.
+ */
+function rank(arm: Arm, measure: 'timing' | 'score'): number {
+  const economic = isEconomicCell(arm);
+  const preferEconomic = measure === 'timing' && arm.key.rung === 'R2';
+  const source = arm.key.source ?? '';
+  return (economic === preferEconomic ? 0 : 4) + (/_efr\d/.test(source) ? 0 : 2) + (source.includes('class-bound') ? 0 : 1);
+}
+
+function best(candidates: readonly Arm[], measure: 'timing' | 'score'): Arm | undefined {
+  return [...candidates].sort((a, b) => rank(a, measure) - rank(b, measure))[0];
 }
 
 export function ladders(arms: readonly Arm[]): Ladder[] {
-  const found = new Map<string, Ladder>();
+  const found = new Map<string, { key: Ladder['key']; candidates: Map<LadderRung, Arm[]> }>();
   for (const arm of arms) {
     const { model, rung, reskin, announceN, budget, charge, magnitude } = arm.key;
     if (charge !== 0 || !(LADDER_RUNGS as readonly string[]).includes(rung) || (reskin !== null && reskin !== 'ball')) continue;
     const key = { model, announceN, budget, magnitude };
     const id = JSON.stringify(key);
-    const ladder = found.get(id) ?? { key, rungs: {} };
-    (ladder.rungs as Record<string, Arm>)[rung] = arm;
+    const ladder = found.get(id) ?? { key, candidates: new Map<LadderRung, Arm[]>() };
+    ladder.candidates.set(rung as LadderRung, [...(ladder.candidates.get(rung as LadderRung) ?? []), arm]);
     found.set(id, ladder);
   }
-  return [...found.values()];
-}
-
-/** The two arms' sessions on the seeds both have, for a paired comparison, and how many seeds were left out. */
-export function commonSeeds(a: readonly SeedSession[], b: readonly SeedSession[]): { a: SeedSession[]; b: SeedSession[]; dropped: number } {
-  const inB = new Set(b.map((s) => s.seed));
-  const inA = new Set(a.map((s) => s.seed));
-  const keptA = a.filter((s) => inB.has(s.seed));
-  const keptB = b.filter((s) => inA.has(s.seed));
-  return { a: keptA, b: keptB, dropped: a.length + b.length - keptA.length - keptB.length };
+  return [...found.values()].map(({ key, candidates }) => {
+    const rungs: Partial<Record<LadderRung, Arm>> = {};
+    const scored: Partial<Record<ScoredRung, Arm>> = {};
+    for (const [rung, arms] of candidates) {
+      rungs[rung] = best(arms, 'timing');
+      if (rung !== 'R3') scored[rung] = best(arms, 'score');
+    }
+    return { key, rungs, scored };
+  });
 }

@@ -10,14 +10,14 @@ import { performance } from 'node:perf_hooks';
 import { ScriptSandbox } from '../activities/sandbox/script-sandbox.js';
 import { getFamily } from '../core/families/registry.js';
 
-const LCG = `function solve({ x0, a, c, m, steps }) {
-  const [A, C, M] = [BigInt(a), BigInt(c), BigInt(m)];
-  let x = BigInt(x0) % M;
-  for (let i = 0; i < steps; i++) x = (A * x + C) % M;
+const LCG = `function solve({ SEED, A, B, M, K }) {
+  const [a, b, m] = [BigInt(A), BigInt(B), BigInt(M)];
+  let x = BigInt(SEED) % m;
+  for (let i = 0; i < K; i++) x = (a * x + b) % m;
   return x;
 }`;
-const inputs = { x0: 141, a: 73100, c: 38400, m: 21759900, steps: 26 };
-const gold = String(getFamily('lcg').solve(inputs));
+const inputs = { SEED: 141, A: 73100, B: 38400, M: 21759900, K: 26 };
+const gold = getFamily('lcg').solve(inputs).toString();
 
 interface Timing {
   readonly p50: number;

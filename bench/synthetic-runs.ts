@@ -55,6 +55,7 @@ export function writeSyntheticRun(runDir: string, raw: Record<string, unknown>):
   const policies = new Map<string, Policy>();
   for (const spec of specs) {
     const stream = generateStream(spec.seed, spec.stream);
+    write(runLayout.stream(runDir, spec.seed), stream);
     const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
     const policy = policies.get(spec.model) ?? parsePolicyAgent(spec.model.slice('policy/'.length)).policy;
     policies.set(spec.model, policy);

@@ -10,7 +10,7 @@ import { nextScriptPoint } from '../core/scripts/script-walk.js';
 import { nextDecisionPoint } from '../core/session/replay.js';
 import type { SessionSetting } from '../core/session/run-session.js';
 import type { Action } from '../core/session/session-state.js';
-import { generateStream } from '../core/stream/generate-stream.js';
+import { streamForSpec } from '../activities/run-store/stream-store.js';
 import type { Stream } from '../core/stream/stream.js';
 import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
 import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
@@ -110,12 +110,12 @@ const add = (a: SessionEstimate, b: SessionEstimate): SessionEstimate => ({
  * agent (commit at the second occurrence) with quarter-length replies. Worst:
  * an agent that never commits, so every item is a decision, with full-length replies.
  */
-export function estimateSweep(config: SweepConfig): CellEstimate[] {
+export async function estimateSweep(config: SweepConfig): Promise<CellEstimate[]> {
   const cells = new Map<string, CellEstimate>();
   const typicalPolicy = commitAtK(2);
   for (const spec of expandSweep(config)) {
     const key = `${spec.model}|${spec.rung}`;
-    const stream = generateStream(spec.seed, spec.stream);
+    const stream = await streamForSpec(spec);
     const typical = estimateSession(
       spec,
       stream,

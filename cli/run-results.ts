@@ -1,14 +1,12 @@
 import { poolMetrics, type PooledMetrics } from '../core/metrics/pooled-metrics.js';
 import { poolScriptMetrics, type PooledScriptMetrics } from '../core/scripts/pooled-script-metrics.js';
-import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { expandSweep } from '../core/sweep/sweep-config.js';
+import { armKeyOf, groupByArm } from '../analysis/arms.js';
+import { validity } from '../analysis/stats/decision-rules.js';
 import { readJsonIfExists } from '../activities/run-store/json-files.js';
 import { readManifest } from '../activities/run-store/manifest.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
 import type { SessionSummary } from '../activities/run-store/session-summary.js';
-
-/** Paper B.6: a rung with more than 10% unresolved decisions is invalid. */
-export const UNRESOLVED_LIMIT = 0.1;
 
 /** One cell of a sweep: every seed of one (model, rung, reskin, N disclosure, B, K). */
 export interface CellResult {
@@ -42,20 +40,19 @@ export interface RunResults {
   readonly cells: readonly CellResult[];
 }
 
-const cellKey = (s: SessionSpec) => JSON.stringify([s.model, s.rung, s.reskin, s.announceN, s.budget, s.charge]);
-
 /** Reads a run directory's summaries and pools them per cell. Never talks to Temporal. */
 export async function readRunResults(runDir: string): Promise<RunResults> {
   const manifest = await readManifest(runDir);
   const specs = expandSweep(manifest.config);
   const summaries = await Promise.all(specs.map((spec) => readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec))));
-  const cells = new Map<string, { spec: SessionSpec; summaries: (SessionSummary | undefined)[] }>();
-  specs.forEach((spec, index) => {
-    const cell = cells.get(cellKey(spec)) ?? { spec, summaries: [] };
-    cell.summaries.push(summaries[index]);
-    cells.set(cellKey(spec), cell);
-  });
-  const results = [...cells.values()].map(({ spec, summaries: cellSummaries }): CellResult => {
+  const source = manifest.import?.source ?? null;
+  const cells = groupByArm(
+    specs.map((spec, index) => ({ spec, summary: summaries[index] })),
+    ({ spec }) => armKeyOf(spec, source),
+  );
+  const results = cells.map(({ items }): CellResult => {
+    const spec = (items[0] as (typeof items)[number]).spec;
+    const cellSummaries = items.map((item) => item.summary);
     const finished = cellSummaries.filter((s): s is SessionSummary => s !== undefined);
     const valid = finished.filter((s) => !s.mechanicalFailure);
     const pooled = valid.length > 0 ? poolMetrics(valid.map((s) => s.metrics)) : null;
@@ -73,7 +70,7 @@ export async function readRunResults(runDir: string): Promise<RunResults> {
       pooled,
       script: scriptMetrics.length > 0 ? poolScriptMetrics(scriptMetrics) : null,
       unresolved: valid.reduce((sum, s) => sum + s.metrics.unresolved, 0),
-      invalid: (pooled?.unresolvedRate ?? 0) > UNRESOLVED_LIMIT,
+      invalid: !validity(valid.map((s) => ({ seed: s.spec.seed, metrics: s.metrics }))).valid,
     };
   });
   const valid = summaries.filter((s): s is SessionSummary => s !== undefined && !s.mechanicalFailure).map((s) => s.metrics);

@@ -1,4 +1,4 @@
-import { FAMILIES } from '../../core/families/registry.js';
+import { familyOfInputs } from '../../core/families/registry.js';
 import type { ModelReply } from '../../core/chat/messages.js';
 import type { Action } from '../../core/session/session-state.js';
 import type { GenerateRequest } from './provider.js';
@@ -21,7 +21,8 @@ export const DECLINED_ANSWER = 'pass';
  * The R3 reference builder: the policy's decision expressed through R3's
  * tools. A problem of a class with a script is solved by running it; where
  * the policy commits, it writes the reference script for the family, which it
- * recognizes from the inputs' shape, as a model would from the problem;
+ * recognizes from the inputs' key set (each family's differs), as a model would
+ * from the problem;
  * otherwise it declines with a raw answer that cannot score.
  */
 export function builderReply(request: GenerateRequest, decide: () => Action, faults: BuilderFaults, rationale: string): ModelReply {
@@ -36,8 +37,8 @@ export function builderReply(request: GenerateRequest, decide: () => Action, fau
   if (faults.cross.has(o.turn) && foreign) return call('run_script', { script_id: foreign.id });
   const own = scripts.filter((script) => script.label === o.label).at(-1);
   if (own) return call('run_script', { script_id: own.id });
-  const family = FAMILIES.find((f) => f.inputsSchema.safeParse(inputs).success);
-  if (faults.hand.has(o.turn) && family) return call('answer', { answer: String(family.solve(inputs)) });
+  const family = familyOfInputs(inputs);
+  if (faults.hand.has(o.turn) && family) return call('answer', { answer: family.solve(inputs).toString() });
   if (o.remaining > 0 && decide() === 'commit' && family) {
     return call('write_script', { code: faults.broken.has(o.turn) ? BROKEN_SCRIPT : REFERENCE_SCRIPTS[family.name] });
   }

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 
 /*
  * The run store's file primitives: whole JSON files are replaced atomically
@@ -50,4 +51,15 @@ export async function readJsonLines<T>(path: string): Promise<T[]> {
     }
   });
   return records;
+}
+
+const exactNumber = (text: string): number | bigint => (!isSafeNumber(text) && isInteger(text) ? BigInt(text) : Number(text));
+
+/**
+ * JSON.parse, except that an integer beyond 2^53 becomes a BigInt instead of
+ * being rounded to the nearest double (the paper's stored golds and answers go
+ * to 10^40). Text without a run of 16 digits cannot hold one and takes the fast path.
+ */
+export function parseJsonExact(text: string): unknown {
+  return /\d{16}/.test(text) ? parseLossless(text, null, exactNumber) : JSON.parse(text);
 }

@@ -5,6 +5,7 @@ import { experimentHash, type SweepConfig } from '../../core/sweep/sweep-config.
 import { projectRoot } from '../../infra/project-root.js';
 import { TEMPORAL_CLI_VERSION } from '../../infra/temporal-cli.js';
 import { readJsonIfExists, writeJsonAtomic } from './json-files.js';
+import type { ImportProvenance } from './provenance.js';
 import { runLayout } from './run-layout.js';
 
 /** manifest.json: the sweep's exact settings, written when it first starts and checked on every resume. */
@@ -14,6 +15,8 @@ export interface Manifest {
   readonly config: SweepConfig;
   readonly createdAt: string;
   readonly versions: { readonly allocbench: string; readonly node: string; readonly temporalCli: string };
+  /** Set on a run directory written by `allocbench import`: where its sessions came from. */
+  readonly import?: ImportProvenance;
 }
 
 function allocbenchVersion(): string {
@@ -40,15 +43,21 @@ export async function checkRunDirectory(runDir: string, config: SweepConfig): Pr
 export async function claimRunDirectory(runDir: string, config: SweepConfig): Promise<Manifest> {
   const existing = await checkRunDirectory(runDir, config);
   if (existing) return existing;
-  const manifest: Manifest = {
+  const manifest = newManifest(config);
+  await writeJsonAtomic(runLayout.manifest(runDir), manifest);
+  return manifest;
+}
+
+/** The manifest of a run directory about to be written (an import passes its provenance). */
+export function newManifest(config: SweepConfig, provenance?: ImportProvenance): Manifest {
+  return {
     name: config.name,
     experimentHash: experimentHash(config),
     config,
-    createdAt: new Date().toISOString(),
+    createdAt: provenance?.importedAt ?? new Date().toISOString(),
     versions: { allocbench: allocbenchVersion(), node: process.version, temporalCli: TEMPORAL_CLI_VERSION },
+    ...(provenance && { import: provenance }),
   };
-  await writeJsonAtomic(runLayout.manifest(runDir), manifest);
-  return manifest;
 }
 
 export async function readManifest(runDir: string): Promise<Manifest> {

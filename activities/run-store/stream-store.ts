@@ -1,31 +1,38 @@
+import { existsSync } from 'node:fs';
 import { generateStream } from '../../core/stream/generate-stream.js';
-import type { StreamConfig } from '../../core/stream/stream-config.js';
 import type { Stream } from '../../core/stream/stream.js';
-import { streamHash } from '../../core/stream/stream-hash.js';
-import { readJsonIfExists, writeJsonAtomic } from './json-files.js';
+import type { SessionSpec } from '../../core/sweep/session-spec.js';
+import { writeJsonAtomic } from './json-files.js';
 import { runLayout } from './run-layout.js';
+import { readSourceStream, readStoredStream } from './stream-source.js';
 
 const cache = new Map<string, Stream>();
 
+/** The stream a session is meant to play: the generator's, or the one its `streams` directory holds. */
+export function streamForSpec(spec: Pick<SessionSpec, 'seed' | 'stream' | 'streams'>): Promise<Stream> {
+  return spec.streams === null ? Promise.resolve(generateStream(spec.seed, spec.stream)) : readSourceStream(spec.streams, spec.seed);
+}
+
 /**
- * The stream for a seed, written to the run directory the first time and read
- * back afterwards. A stored stream that does not match its hash, or that a
- * different generator setting would produce, is refused rather than mixed.
+ * The stream for a session's seed, written to the run directory the first time
+ * and read back afterwards. A stored stream that does not match its hash, or
+ * that differs from what the generator or the source directory now gives, is
+ * refused rather than mixed.
  */
-export async function ensureStream(runDir: string, seed: number, config: StreamConfig): Promise<Stream> {
-  const path = runLayout.stream(runDir, seed);
-  const cached = cache.get(path);
-  if (cached && JSON.stringify(cached.config) === JSON.stringify(config)) return cached;
-  const expected = generateStream(seed, config);
-  const stored = await readJsonIfExists<Stream>(path);
-  if (stored) {
-    const { hash, ...body } = stored;
-    if (streamHash(body) !== hash) throw new Error(`${path}: content does not match its hash`);
-    if (hash !== expected.hash)
-      throw new Error(`${path}: stream hash ${hash.slice(0, 12)} differs from the generator's ${expected.hash.slice(0, 12)}`);
+export async function ensureStream(runDir: string, spec: Pick<SessionSpec, 'seed' | 'stream' | 'streams'>): Promise<Stream> {
+  const path = runLayout.stream(runDir, spec.seed);
+  const key = `${path}\n${spec.streams ?? JSON.stringify(spec.stream)}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const expected = await streamForSpec(spec);
+  if (existsSync(path)) {
+    const stored = await readStoredStream(path);
+    const origin = spec.streams === null ? "the generator's" : `${spec.streams}'s`;
+    if (stored.hash !== expected.hash)
+      throw new Error(`${path}: stream hash ${stored.hash.slice(0, 12)} differs from ${origin} ${expected.hash.slice(0, 12)}`);
   } else {
     await writeJsonAtomic(path, expected);
   }
-  cache.set(path, expected);
+  cache.set(key, expected);
   return expected;
 }

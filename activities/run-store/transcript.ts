@@ -1,4 +1,4 @@
-import type { ModelReply, ToolSpec } from '../../core/chat/messages.js';
+import type { ModelReply, ToolCall, ToolSpec } from '../../core/chat/messages.js';
 import type { ToolResult } from '../../core/rungs/tool-results.js';
 import type { ScriptAction } from '../../core/scripts/script-ledger.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
@@ -117,6 +117,18 @@ export interface ResumeRecord {
   readonly after: Termination;
 }
 
+/** One message of a conversation kept whole: an imported R3 session's history, whose calls are not split into our turns. */
+export interface MessageRecord {
+  readonly type: 'message';
+  readonly at: string;
+  /** The problem (1-based) the message belongs to. */
+  readonly t: number;
+  readonly role: 'system' | 'user' | 'assistant' | 'tool';
+  readonly text: string;
+  readonly toolCalls?: readonly ToolCall[];
+  readonly toolCallId?: string;
+}
+
 export interface EndRecord {
   readonly type: 'end';
   readonly at: string;
@@ -131,6 +143,7 @@ export type TranscriptRecord =
   | ExecutionStartRecord
   | ExecutionRecord
   | ResumeRecord
+  | MessageRecord
   | EndRecord;
 
 /** A transcript as the activities need it. */

@@ -5,12 +5,19 @@ import { readJsonIfExists } from '../../activities/run-store/json-files.js';
 import type { Manifest } from '../../activities/run-store/manifest.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
 import type { SessionSummary } from '../../activities/run-store/session-summary.js';
+import { readStoredStream } from '../../activities/run-store/stream-source.js';
+import { encodeClasses } from '../../core/session/compact-codes.js';
+import { classSequence, type Stream } from '../../core/stream/stream.js';
 
 /** A finished, mechanically clean session, with where its files are. */
 export interface LoadedSession {
   readonly runDir: string;
   readonly runName: string;
+  /** The authors' arm it was imported from (manifest.json's import.source); null for our own runs. */
+  readonly source: string | null;
   readonly spec: SessionSpec;
+  /** The class sequence of the stream it was played on, one base-36 character per item. */
+  readonly classes: string;
   readonly summary: SessionSummary;
   readonly transcriptPath: string;
 }
@@ -70,33 +77,39 @@ async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: 
       exclusions.push({ what, reason: `mechanical failure (${summary.termination}); re-run the sweep to replace it` });
       continue;
     }
-    sessions.push({ runDir, runName: manifest.name, spec, summary, transcriptPath: runLayout.transcript(runDir, spec) });
+    const stream = await readStream(runLayout.stream(runDir, spec.seed), exclusions, what);
+    if (!stream) continue;
+    if (stream.hash !== summary.streamHash) {
+      exclusions.push({
+        what,
+        reason: `its summary names stream ${summary.streamHash.slice(0, 12)} but the run directory holds ${stream.hash.slice(0, 12)}`,
+      });
+      continue;
+    }
+    const source = manifest.import?.source ?? null;
+    sessions.push({
+      runDir,
+      runName: manifest.name,
+      source,
+      spec,
+      classes: encodeClasses(classSequence(stream)),
+      summary,
+      transcriptPath: runLayout.transcript(runDir, spec),
+    });
   }
   return { run: { runDir, name: manifest.name, sessions: specs.length, finished }, sessions };
 }
 
 /**
- * Seeds whose sessions were played on different streams under the same
- * generator settings (a stream hash mismatch) cannot be paired: all their
- * sessions are excluded. Of two sessions with the same key, the first kept.
+ * Of two sessions with the same key (and source), the first is kept. Sessions
+ * of one seed played on different streams stay: analysis pairs arms only where
+ * their streams agree (analysis/stats/seed-session.ts) and says where it does not.
  */
-function consistent(sessions: readonly LoadedSession[], exclusions: Exclusion[]): LoadedSession[] {
-  const hashes = new Map<string, Set<string>>();
-  const streamKey = (s: LoadedSession) => JSON.stringify([s.spec.seed, s.spec.stream]);
-  for (const session of sessions)
-    hashes.set(streamKey(session), (hashes.get(streamKey(session)) ?? new Set()).add(session.summary.streamHash));
+function withoutDuplicates(sessions: readonly LoadedSession[], exclusions: Exclusion[]): LoadedSession[] {
   const seen = new Map<string, string>();
   return sessions.filter((session) => {
     const what = `${session.runName}: ${sessionKey(session.spec)}`;
-    const found = [...(hashes.get(streamKey(session)) ?? [])];
-    if (found.length > 1) {
-      exclusions.push({
-        what,
-        reason: `seed ${session.spec.seed} was played on different streams (hashes ${found.map((h) => h.slice(0, 12)).join(', ')})`,
-      });
-      return false;
-    }
-    const key = sessionKey(session.spec);
+    const key = `${session.source ?? ''}\n${sessionKey(session.spec)}`;
     const first = seen.get(key);
     if (first !== undefined) {
       exclusions.push({ what, reason: `the same session is already taken from ${first}` });
@@ -105,6 +118,20 @@ function consistent(sessions: readonly LoadedSession[], exclusions: Exclusion[])
     seen.set(key, session.runDir);
     return true;
   });
+}
+
+const streams = new Map<string, Promise<Stream>>();
+
+/** A run directory's stored stream (each file read once), or an exclusion. */
+async function readStream(path: string, exclusions: Exclusion[], what: string): Promise<Stream | undefined> {
+  if (!streams.has(path)) streams.set(path, readStoredStream(path));
+  try {
+    return await (streams.get(path) as Promise<Stream>);
+  } catch (error) {
+    streams.delete(path);
+    exclusions.push({ what, reason: `no readable stream (${reasonOf(error)})` });
+    return undefined;
+  }
 }
 
 /** Reads run directories for analysis. Never talks to Temporal and never throws on bad data: it excludes and says why. */
@@ -118,5 +145,5 @@ export async function loadRuns(runDirs: readonly string[]): Promise<LoadedRuns> 
     runs.push(loaded.run);
     sessions.push(...loaded.sessions);
   }
-  return { runs, sessions: consistent(sessions, exclusions), exclusions };
+  return { runs, sessions: withoutDuplicates(sessions, exclusions), exclusions };
 }

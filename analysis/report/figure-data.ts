@@ -3,11 +3,12 @@ import { commitAtK } from '../../core/policies/commit-at-k.js';
 import { hindsightPolicy } from '../../core/policies/hindsight.js';
 import { sessionMetrics } from '../../core/metrics/session-metrics.js';
 import { runSession } from '../../core/session/run-session.js';
-import { generateStream } from '../../core/stream/generate-stream.js';
-import type { StreamConfig } from '../../core/stream/stream-config.js';
+import { decodeClasses } from '../../core/session/compact-codes.js';
+import { classSequence, type Stream } from '../../core/stream/stream.js';
 import type { Arm } from '../arms.js';
 import type { EconomicCell, Estimate, LadderInput, ModelFirstSight, ModelScores, OptimalPolicyInput } from '../figures/index.js';
-import { commonSeeds, LADDER_RUNGS, type Ladder } from '../ladders.js';
+import { LADDER_RUNGS, type Ladder } from '../ladders.js';
+import { pairSeeds } from '../stats/seed-session.js';
 import type { BootstrapEstimate } from '../stats/bootstrap.js';
 import { marginalEstimate } from '../stats/contrasts.js';
 import { seedValue } from '../stats/ratio-estimands.js';
@@ -19,13 +20,11 @@ const estimateOf = (e: BootstrapEstimate): Estimate | null =>
   e.estimate === null || e.interval === null ? null : { value: e.estimate, interval: e.interval };
 
 const letter = (label: number) => String.fromCharCode(65 + label);
-const classesOf = (seed: number, stream: StreamConfig) =>
-  generateStream(seed, stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
 
 /** Figure 1: the defer-then-confirm policy (commit at the second occurrence) on one seed's first 15 items. */
-export function optimalPolicyData(seed: number, stream: StreamConfig, budget: number): OptimalPolicyInput {
-  const items = generateStream(seed, stream).items;
-  const classes = items.map((item) => FAMILY_NAMES.indexOf(item.family));
+export function optimalPolicyData(stream: Stream, budget: number): OptimalPolicyInput {
+  const { items } = stream;
+  const classes = classSequence(stream);
   const record = runSession(classes, { budget, charge: 0, classCount: FAMILY_NAMES.length }, commitAtK(2));
   const labels: number[] = [];
   const built = new Set<number>();
@@ -49,7 +48,7 @@ export function coreFirstSightData(list: readonly Ladder[]): ModelFirstSight[] {
     const r0 = ladder.rungs.R0?.sessions;
     const r3 = ladder.rungs.R3?.sessions;
     if (!r0 || !r3) return [];
-    const paired = commonSeeds(r0, r3);
+    const paired = pairSeeds(r0, r3);
     const pooledR0 = estimateOf(marginalEstimate('firstSight', paired.a));
     const pooledR3 = estimateOf(marginalEstimate('firstSight', paired.b));
     if (!pooledR0 || !pooledR3) return [];
@@ -72,8 +71,8 @@ export function coreFirstSightData(list: readonly Ladder[]): ModelFirstSight[] {
 /** Figure 3: Score at R0 versus R2 per model. */
 export function scoreData(list: readonly Ladder[]): ModelScores[] {
   return list.flatMap((ladder) => {
-    const r0 = ladder.rungs.R0 && estimateOf(marginalEstimate('score', ladder.rungs.R0.sessions));
-    const r2 = ladder.rungs.R2 && estimateOf(marginalEstimate('score', ladder.rungs.R2.sessions));
+    const r0 = ladder.scored.R0 && estimateOf(marginalEstimate('score', ladder.scored.R0.sessions));
+    const r2 = ladder.scored.R2 && estimateOf(marginalEstimate('score', ladder.scored.R2.sessions));
     return r0 && r2 ? [{ model: ladder.key.model, r0, r2 }] : [];
   });
 }
@@ -112,7 +111,7 @@ function optimumHazard(arm: Arm): number {
   let committed = 0;
   let eligible = 0;
   for (const session of arm.loaded) {
-    const classes = classesOf(session.spec.seed, session.spec.stream);
+    const classes = decodeClasses(session.classes);
     const rules = { budget: arm.key.budget, charge: arm.key.charge };
     const metrics = sessionMetrics(runSession(classes, { ...rules, classCount: FAMILY_NAMES.length }, hindsightPolicy(classes, rules)));
     committed += metrics.firstSightCommitments;

@@ -3,16 +3,20 @@ import { join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { sessionDirName, sessionKey } from '../../core/sweep/session-spec.js';
 import { readJsonLines } from '../../activities/run-store/json-files.js';
+import { runLayout } from '../../activities/run-store/run-layout.js';
+import { readStoredStream } from '../../activities/run-store/stream-source.js';
 import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
 import { groupArms, type Arm } from '../arms.js';
 import { coreFirstSightSpec, economicSpec, ladderSpec, optimalPolicySpec, renderFigure, scoreSpec } from '../figures/index.js';
-import { ladders, type Ladder } from '../ladders.js';
-import { loadRuns, type LoadedRuns } from '../load/load-runs.js';
+import { ladders, LADDER_RUNGS, type Ladder } from '../ladders.js';
+import { pairSeeds } from '../stats/seed-session.js';
+import { loadRuns, type Exclusion, type LoadedRuns } from '../load/load-runs.js';
 import { cellDiagnosticsTable, cellTable, perSeedTable, scriptTable } from '../tables/cell-tables.js';
 import { decisionRulesTable } from '../tables/decision-rules-table.js';
 import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
 import { framingLadderTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
 import { toHtml } from '../tables/render-table.js';
+import { transferTable } from '../tables/transfer-table.js';
 import type { Table } from '../tables/table.js';
 import { writeTableFiles } from '../tables/write-table-files.js';
 import { coreFirstSightData, economicData, ladderData, optimalPolicyData, scoreData } from './figure-data.js';
@@ -33,6 +37,14 @@ interface Figure {
   readonly spec: Parameters<typeof renderFigure>[0];
 }
 
+/** Models with the reinforcement-learning study's extra panels (reskins, the probe): each gets its transfer ladder (Table F). */
+function transferModels(arms: readonly Arm[]): string[] {
+  const extra = arms.filter(
+    (arm) => arm.key.rung === 'probe' || (arm.key.rung === 'R0' && arm.key.reskin !== null && arm.key.reskin !== 'ball'),
+  );
+  return [...new Set(extra.map((arm) => arm.key.model))];
+}
+
 function tablesOf(arms: readonly Arm[], list: readonly Ladder[]): Table[] {
   const hasR3 = arms.some((arm) => arm.key.rung === 'R3');
   const economic = economicSurfaceTable(arms);
@@ -46,17 +58,20 @@ function tablesOf(arms: readonly Arm[], list: readonly Ladder[]): Table[] {
     ...(hasR3 ? [scriptTable(arms)] : []),
     ...(economic.rows.length > 0 ? [economic] : []),
     ...(interaction.rows.length > 0 ? [interaction] : []),
+    ...transferModels(arms).map((model) => transferTable(arms, model)),
   ];
 }
 
-function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonly Ladder[]): Figure[] {
+async function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonly Ladder[]): Promise<Figure[]> {
   const first = [...loaded.sessions].sort((a, b) => a.spec.seed - b.spec.seed)[0];
   const figures: Figure[] = [];
   if (first) {
     figures.push({
       id: 'optimal-policy',
       caption: `Defer-then-confirm on seed ${first.spec.seed}'s first 15 items: pass on first sight, build on confirmed recurrence (B = ${first.spec.budget}).`,
-      spec: optimalPolicySpec(optimalPolicyData(first.spec.seed, first.spec.stream, first.spec.budget)),
+      spec: optimalPolicySpec(
+        optimalPolicyData(await readStoredStream(runLayout.stream(first.runDir, first.spec.seed)), first.spec.budget),
+      ),
     });
   }
   const core = coreFirstSightData(list);
@@ -91,6 +106,32 @@ function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonly Ladd
   return figures;
 }
 
+/** Where a ladder's rungs could not be paired on some seed (different streams), or were paired on the class sequence alone. */
+function pairingNotes(list: readonly Ladder[]): Exclusion[] {
+  return list.flatMap((ladder) => {
+    const present = LADDER_RUNGS.filter((rung) => ladder.rungs[rung]);
+    return present.flatMap((from, i) =>
+      present.slice(i + 1).flatMap((to) => {
+        const pairing = pairSeeds(ladder.rungs[from]?.sessions ?? [], ladder.rungs[to]?.sessions ?? []);
+        const what = `${ladder.key.model}: ${from} with ${to}`;
+        return [
+          ...(pairing.refused.length > 0
+            ? [{ what, reason: `pairing refused on seeds ${pairing.refused.join(', ')}: the two arms played different streams` }]
+            : []),
+          ...(pairing.latentOnly.length > 0
+            ? [
+                {
+                  what,
+                  reason: `seeds ${pairing.latentOnly.join(', ')} paired on the same class sequence although some items were rendered differently`,
+                },
+              ]
+            : []),
+        ];
+      }),
+    );
+  });
+}
+
 const transcriptFile = (runName: string, dir: string) => `${runName}__${dir}.html`;
 
 /**
@@ -116,13 +157,14 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
   // The per-seed table is long: written as files and linked, not shown on the page.
   const perSeed = perSeedTable(arms);
   for (const table of [...tables, perSeed]) await writeTableFiles(join(outDir, 'tables'), table);
-  const figures = figuresOf(loaded, arms, list);
+  const figures = await figuresOf(loaded, arms, list);
   for (const figure of figures) {
     const { svg, png } = await renderFigure(figure.spec);
     await writeFile(join(outDir, 'figures', `${figure.id}.svg`), svg);
     await writeFile(join(outDir, 'figures', `${figure.id}.png`), png);
   }
-  const exclusions = loaded.exclusions.map((e) => `- ${e.what}: ${e.reason}`).join('\n');
+  const excluded = [...loaded.exclusions, ...pairingNotes(list)];
+  const exclusions = excluded.map((e) => `- ${e.what}: ${e.reason}`).join('\n');
   await writeFile(join(outDir, 'exclusions.md'), `# Excluded from the analysis\n\n${exclusions || 'Nothing.'}\n`);
   const links: string[] = [];
   for (const session of loaded.sessions) {
@@ -147,9 +189,9 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
       (table) =>
         `${toHtml(table)}\n<p>Files: <a href="tables/${table.id}.md">Markdown</a> · <a href="tables/${table.id}.csv">CSV</a> · <a href="tables/${table.id}.tex">LaTeX</a></p>`,
     ),
-    `<h2>Excluded (${loaded.exclusions.length})</h2>`,
-    loaded.exclusions.length > 0
-      ? `<ul>${loaded.exclusions.map((e) => `<li>${escapeHtml(e.what)}: ${escapeHtml(e.reason)}</li>`).join('')}</ul>`
+    `<h2>Excluded (${excluded.length})</h2>`,
+    excluded.length > 0
+      ? `<ul>${excluded.map((e) => `<li>${escapeHtml(e.what)}: ${escapeHtml(e.reason)}</li>`).join('')}</ul>`
       : '<p>Nothing was excluded.</p>',
     '<h2>Sessions</h2>',
     `<ul>${links.join('\n')}</ul>`,
@@ -160,6 +202,6 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
     sessions: loaded.sessions.length,
     tables: [...tables.map((t) => t.id), perSeed.id],
     figures: figures.map((f) => f.id),
-    exclusions: loaded.exclusions.length,
+    exclusions: excluded.length,
   };
 }

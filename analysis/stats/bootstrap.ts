@@ -1,22 +1,24 @@
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { defaultRng } from './numpy-random.js';
 import { percentileOfSorted } from './percentile.js';
 
 /*
- * The paired seed bootstrap of Appendix C. Seeds are the resampling unit
- * (clusters): each estimator puts its seeds in ascending seed order, then draws
- * B resamples of n seed indices with replacement from pure-rand's
- * xoroshiro128plus(seed) (seed 0 by default), one `uniformInt(rng, 0, n - 1)` per
- * index, resample-major: resample 1's n indices, then resample 2's, and so on.
- * A fresh generator per call, so estimands over the same seeds share resamples.
- * The 95% interval is the 2.5th and 97.5th percentiles (type 7, see
- * percentile.ts) of the resample statistics where the statistic is defined.
+ * The paired seed bootstrap of Appendix C, resampled exactly as the paper's
+ * authors did with numpy. Seeds are the resampling unit (clusters): each
+ * estimator puts its n seeds in ascending seed order (indices 0..n-1), and the
+ * resamples are the rows of numpy's
+ * `default_rng(seed).integers(0, n, size=(B, n))` (seed 0, B = 10,000 by
+ * default; see numpy-random.ts): row r holds resample r's n seed indices. The
+ * matrix depends only on (n, B, seed), so every estimand over n seeds, and both
+ * arms of a paired contrast, use the same rows. The 95% interval is the 2.5th
+ * and 97.5th percentiles (type 7, numpy's linear default, see percentile.ts) of
+ * the resample statistics where the statistic is defined; resamples where it is
+ * undefined (a zero pooled denominator) are dropped first.
  */
 
 export interface BootstrapOptions {
   /** Number of resamples B (paper: 10,000). */
   readonly resamples?: number;
-  /** Seed of the bootstrap generator (paper: 0). */
+  /** Seed of numpy's `default_rng` that draws the resamples (paper: 0); a non-negative integer. */
   readonly seed?: number;
 }
 
@@ -118,6 +120,25 @@ function column<T>(rows: readonly T[], pick: (row: T) => number): Float64Array {
   return Float64Array.from(rows, pick);
 }
 
+/** Index matrices by (n, B, seed), kept for the next bootstrap over as many seeds. */
+const matrices = new Map<string, Int32Array>();
+const MAX_CACHED_MATRICES = 32;
+
+/**
+ * numpy's `default_rng(seed).integers(0, n, size=(resamples, n))`, row-major:
+ * entry r·n + j is resample r's j-th seed index. Computed once per (n, resamples, seed).
+ */
+function seedIndexMatrix(n: number, resamples: number, seed: number): Int32Array {
+  const key = `${n}:${resamples}:${seed}`;
+  let matrix = matrices.get(key);
+  if (matrix === undefined) {
+    matrix = Int32Array.from(defaultRng(seed).integers(0, n, resamples * n));
+    if (matrices.size >= MAX_CACHED_MATRICES) matrices.delete(matrices.keys().next().value as string);
+    matrices.set(key, matrix);
+  }
+  return matrix;
+}
+
 /**
  * Resamples the seeds (rows of `columns`) and evaluates `statistic` on each
  * resample's column sums — every estimator here is a function of those sums.
@@ -142,11 +163,11 @@ function seedBootstrap(
   const statistics = new Float64Array(resamples);
   let defined = 0;
   if (n > 0) {
-    const rng = xoroshiro128plus(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
-    for (let r = 0; r < resamples; r++) {
+    const matrix = seedIndexMatrix(n, resamples, options.seed ?? DEFAULT_BOOTSTRAP_SEED);
+    for (let r = 0, at = 0; r < resamples; r++) {
       sums.fill(0);
-      for (let j = 0; j < n; j++) {
-        const i = uniformInt(rng, 0, n - 1);
+      for (let j = 0; j < n; j++, at++) {
+        const i = matrix[at] as number;
         for (let c = 0; c < k; c++) sums[c] = (sums[c] as number) + ((columns[c] as Float64Array)[i] as number);
       }
       const value = statistic(sums);

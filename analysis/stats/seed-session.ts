@@ -7,6 +7,8 @@ export interface SeedSession {
   readonly metrics: SessionMetrics;
   /** R3's own diagnostics, for R3 sessions. */
   readonly script?: ScriptMetrics;
+  /** The stream it was played on: its content hash and its class sequence (one base-36 character per item). */
+  readonly stream?: { readonly hash: string; readonly classes: string };
 }
 
 /** An arm's sessions in ascending seed order; a seed twice in one arm is an error. */
@@ -18,10 +20,53 @@ export function sortedBySeed(arm: readonly SeedSession[]): SeedSession[] {
   return sorted;
 }
 
+/** Two arms' sessions on the seeds they can be paired on, and why the others were not. */
+export interface SeedPairing {
+  readonly a: SeedSession[];
+  readonly b: SeedSession[];
+  /** Sessions left out: their seed is in one arm only, or was played on different streams. */
+  readonly dropped: number;
+  /** Seeds in both arms whose streams differ even in the class sequence: no pairing. */
+  readonly refused: readonly number[];
+  /** Seeds paired on the same class sequence although the rendered items differ (a re-rendered arm). */
+  readonly latentOnly: readonly number[];
+}
+
 /**
- * Pairs two arms by seed. A paired comparison is on identical streams, so the
- * arms must hold the same seeds: a seed missing from one arm is an error (rerun
- * it, or leave it out of both), not something to drop silently.
+ * A paired comparison is on identical streams: two arms are paired by seed
+ * only where both sessions of the seed were played on the same stream (equal
+ * hashes). Where the hashes differ but the hidden class sequence is the same —
+ * an arm that re-rendered some items' parameters, as the paper's Opus R3 arm
+ * did — the seed is paired and listed, since every allocation measure depends
+ * on the class sequence alone; otherwise the pairing is refused and listed.
+ * Sessions without a recorded stream pair by seed.
+ */
+export function pairSeeds(a: readonly SeedSession[], b: readonly SeedSession[]): SeedPairing {
+  const right = new Map(sortedBySeed(b).map((s) => [s.seed, s]));
+  const keptA: SeedSession[] = [];
+  const keptB: SeedSession[] = [];
+  const refused: number[] = [];
+  const latentOnly: number[] = [];
+  for (const left of sortedBySeed(a)) {
+    const other = right.get(left.seed);
+    if (!other) continue;
+    if (left.stream && other.stream && left.stream.hash !== other.stream.hash) {
+      if (left.stream.classes !== other.stream.classes) {
+        refused.push(left.seed);
+        continue;
+      }
+      latentOnly.push(left.seed);
+    }
+    keptA.push(left);
+    keptB.push(other);
+  }
+  return { a: keptA, b: keptB, dropped: a.length + b.length - keptA.length - keptB.length, refused, latentOnly };
+}
+
+/**
+ * Pairs two arms that hold the same seeds (after pairSeeds). A seed missing
+ * from one arm is an error here (rerun it, or leave it out of both), not
+ * something to drop silently.
  */
 export function pairBySeed(a: readonly SeedSession[], b: readonly SeedSession[]): { seed: number; a: SessionMetrics; b: SessionMetrics }[] {
   const left = sortedBySeed(a);

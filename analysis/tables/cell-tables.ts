@@ -5,38 +5,57 @@ import { validity } from '../stats/decision-rules.js';
 import { intervalOf } from './interval-cell.js';
 import type { Table } from './table.js';
 
-const BOOTSTRAP = 'Per-arm seed bootstrap: 10,000 resamples, RNG seed 0 (xoroshiro128+), percentile 95% intervals.';
+const BOOTSTRAP =
+  "Per-arm seed bootstrap: the resamples are the rows of numpy's default_rng(0) (PCG64) integers(0, n, size=(10000, n)) matrix over the n seeds in ascending order; linear-percentile 95% intervals, resamples with an undefined statistic dropped.";
 
-/** Every cell with its per-arm intervals and validity (D.2). */
+/** Where an arm's sessions came from: the authors' arm path of an import, else the run's name. */
+export const sourceOf = (arm: Arm) => arm.key.source ?? arm.loaded[0]?.runName ?? '';
+
+/** Every cell (arm) with its settings, its per-arm intervals and validity (D.2, D.3). */
 export function cellTable(arms: readonly Arm[]): Table {
-  const varies = varyingFields(arms.map((arm) => arm.key));
-  varies.delete('rung');
   return {
     id: 'cells',
     title: 'Per-cell estimates with intervals',
-    caption: `First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns) and Score (none at R3), pooled over seeds. ${BOOTSTRAP} A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
+    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
     columns: [
-      { name: 'Arm', format: 'text' },
+      { name: 'Source', format: 'text' },
+      { name: 'Model', format: 'text' },
       { name: 'Rung', format: 'text' },
+      { name: 'Reskin', format: 'text' },
+      { name: 'N disclosed', format: 'text' },
+      { name: 'B', format: 'integer' },
+      { name: 'K', format: 'fixed' },
+      { name: 'Magnitude', format: 'integer' },
       { name: 'Seeds', format: 'integer' },
       { name: 'First-sight', format: 'percent' },
       { name: 'Hazard', format: 'percent' },
       { name: 'Score', format: 'percent' },
       { name: 'Commits/seed', format: 'fixed' },
+      { name: 'Zero-commit seeds', format: 'integer' },
+      { name: 'Lateness', format: 'fixed' },
       { name: 'Items/stream', format: 'fixed' },
       { name: 'Unresolved', format: 'percent' },
       { name: 'Validity', format: 'text' },
     ],
     rows: arms.map((arm) => {
       const summary = summarizeArm(arm.key.rung, arm.sessions);
+      const { model, rung, reskin, announceN, budget, charge, magnitude } = arm.key;
       return [
-        armLabel(arm.key, varies),
-        arm.key.rung,
+        sourceOf(arm),
+        model,
+        rung,
+        reskin,
+        announceN ? 'yes' : 'no',
+        budget,
+        charge,
+        magnitude,
         summary.seeds,
         intervalOf(marginalEstimate('firstSight', arm.sessions)),
         intervalOf(marginalEstimate('firstSightHazard', arm.sessions)),
         arm.key.rung === 'R3' ? null : intervalOf(marginalEstimate('score', arm.sessions)),
         summary.commitmentsPerSeed,
+        summary.zeroCommitSeeds,
+        summary.meanLateness,
         summary.itemsPerStream,
         summary.unresolvedRate,
         validity(arm.sessions).valid ? 'valid' : 'INVALID',

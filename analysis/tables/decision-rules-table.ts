@@ -1,4 +1,5 @@
-import { commonSeeds, type Ladder } from '../ladders.js';
+import type { Ladder } from '../ladders.js';
+import { pairSeeds } from '../stats/seed-session.js';
 import { competenceGate, suppressionReplication, type Criterion } from '../stats/decision-rules.js';
 import type { SeedSession } from '../stats/seed-session.js';
 import type { Table } from './table.js';
@@ -17,7 +18,7 @@ const mark = (c: Criterion, unit: Unit) =>
 
 function suppression(r0: readonly SeedSession[] | undefined, treated: readonly SeedSession[] | undefined): string {
   if (!r0 || !treated) return '–';
-  const paired = commonSeeds(r0, treated);
+  const paired = pairSeeds(r0, treated);
   const result = suppressionReplication(paired.a, paired.b);
   const interval = result.paired.interval ? ` [${result.paired.interval.map((v) => (100 * v).toFixed(1)).join(', ')}]` : '';
   return `${result.passed ? 'met' : 'not met'}: ${mark(result.treatedFirstSight, 'percent')}, rise ${mark(result.increase, 'points')}, paired${interval}`;

@@ -1,5 +1,6 @@
 import { armLabel, varyingFields } from '../arms.js';
-import { commonSeeds, LADDER_RUNGS, type Ladder, type LadderRung } from '../ladders.js';
+import { LADDER_RUNGS, type Ladder, type LadderRung } from '../ladders.js';
+import { pairSeeds } from '../stats/seed-session.js';
 import { summarizeArm } from '../stats/arm-summary.js';
 import { marginalEstimate, repooledDifference } from '../stats/contrasts.js';
 import { localize } from '../stats/decision-rules.js';
@@ -7,11 +8,12 @@ import type { SeedSession } from '../stats/seed-session.js';
 import { intervalOf } from './interval-cell.js';
 import type { Cell, Table } from './table.js';
 
-const BOOTSTRAP = 'Seed bootstrap: 10,000 resamples, RNG seed 0 (xoroshiro128+), percentile 95% intervals.';
+const BOOTSTRAP =
+  "Seed bootstrap: the resamples are the rows of numpy's default_rng(0) (PCG64) integers(0, n, size=(10000, n)) matrix over the n seeds in ascending order, the same rows for both arms of a contrast; linear-percentile 95% intervals, resamples with an undefined statistic dropped.";
 
 function labels(list: readonly Ladder[]): string[] {
-  const varies = varyingFields(list.map((ladder) => ({ ...ladder.key, rung: 'R0' as const, reskin: null, charge: 0 })));
-  return list.map((ladder) => armLabel({ ...ladder.key, rung: 'R0', reskin: null, charge: 0 }, varies));
+  const varies = varyingFields(list.map((ladder) => ({ ...ladder.key, source: null, rung: 'R0' as const, reskin: null, charge: 0 })));
+  return list.map((ladder) => armLabel({ ...ladder.key, source: null, rung: 'R0', reskin: null, charge: 0 }, varies));
 }
 
 const sessionsAt = (ladder: Ladder, rung: LadderRung): readonly SeedSession[] => ladder.rungs[rung]?.sessions ?? [];
@@ -66,7 +68,7 @@ export function pairedLadderTable(list: readonly Ladder[]): Table {
       names[i] ?? '',
       ...STEPS.map(([from, to]): Cell => {
         if (!ladder.rungs[from] || !ladder.rungs[to]) return null;
-        const paired = commonSeeds(sessionsAt(ladder, from), sessionsAt(ladder, to));
+        const paired = pairSeeds(sessionsAt(ladder, from), sessionsAt(ladder, to));
         return paired.a.length > 0 ? intervalOf(repooledDifference('firstSight', paired.a, paired.b)) : null;
       }),
     ]),
@@ -107,7 +109,10 @@ export function scoreTable(list: readonly Ladder[]): Table {
     columns: [{ name: 'Model', format: 'text' }, ...rungs.map((rung) => ({ name: rung, format: 'percent' as const }))],
     rows: list.map((ladder, i) => [
       names[i] ?? '',
-      ...rungs.map((rung): Cell => (ladder.rungs[rung] ? intervalOf(marginalEstimate('score', sessionsAt(ladder, rung))) : null)),
+      ...rungs.map((rung): Cell => {
+        const arm = ladder.scored[rung];
+        return arm ? intervalOf(marginalEstimate('score', arm.sessions)) : null;
+      }),
     ]),
   };
 }

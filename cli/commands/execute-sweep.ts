@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { SweepConfig } from '../../core/sweep/sweep-config.js';
+import { sourceStreamConfig } from '../../activities/run-store/stream-source.js';
 import { estimateSweep } from '../cost-estimate.js';
 import { printJson, table } from '../format.js';
 import { resultsTable, runJson } from '../print-results.js';
@@ -7,8 +8,8 @@ import { readRunResults } from '../run-results.js';
 import { runSweep } from '../sweep-runner.js';
 import type { ExecutionFlags } from './sweep-options.js';
 
-function printEstimate(config: SweepConfig, json: boolean): void {
-  const cells = estimateSweep(config);
+async function printEstimate(config: SweepConfig, json: boolean): Promise<void> {
+  const cells = await estimateSweep(config);
   if (json) return printJson({ estimate: cells });
   const usd = (value: number | null) => (value === null ? 'no price' : `$${value.toFixed(2)}`);
   const tokens = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : `${Math.round(n / 1e3)}k`);
@@ -28,8 +29,19 @@ function printEstimate(config: SweepConfig, json: boolean): void {
   );
 }
 
+/**
+ * A sweep on another source's streams (`streams`) plays exactly those: every
+ * seed must be there, and the run takes their generator settings as its own.
+ */
+async function withSourceStreams(config: SweepConfig): Promise<SweepConfig> {
+  if (config.streams === null) return config;
+  const streams = resolve(config.streams);
+  return { ...config, streams, stream: await sourceStreamConfig(streams, config.seeds) };
+}
+
 /** Runs a sweep and reports it: a table (or one JSON object) on stdout, where things are on stderr. */
-export async function executeSweep(config: SweepConfig, flags: ExecutionFlags): Promise<void> {
+export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags): Promise<void> {
+  const config = await withSourceStreams(requested);
   if (flags.estimate) return printEstimate(config, Boolean(flags.json));
   const runDir = resolve(flags.out ?? `runs/${config.name}`);
   const say = (line: string) => process.stderr.write(`${line}\n`);

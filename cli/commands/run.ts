@@ -25,6 +25,7 @@ interface RunFlags extends ExecutionFlags {
   cap?: number;
   window: number;
   magnitude: number;
+  streamsFrom?: string;
   r3End: 'budget-exhausted' | 'stream-end';
   scriptTimeoutMs: number;
   scriptMemoryMb: number;
@@ -49,6 +50,10 @@ export function registerRun(program: Command): void {
       .option('--cap <usd>', 'cost cap for the whole run in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
       .option('--magnitude <M>', "instance magnitude (1000 for the paper's hand-solving check)", integerIn(10, 10_000), 100)
+      .option(
+        '--streams-from <dir>',
+        "play the streams of this directory instead of the generator's: an authors' arm (seed_<S>/stream.json) or an import",
+      )
       .option(
         '--r3-end <when>',
         'R3: stop after the last write (budget-exhausted) or play the whole stream (stream-end)',
@@ -91,6 +96,7 @@ export function registerRun(program: Command): void {
           reskins: [reskin],
           announceN: [Boolean(flags.announceN)],
           stream: { magnitude: flags.magnitude },
+          streams: flags.streamsFrom ?? null,
           tokenCap: flags.tokenCap,
           unitCap: flags.unitCap ?? null,
           runCap: flags.cap ?? null,

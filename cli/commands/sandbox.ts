@@ -39,7 +39,7 @@ export function registerSandbox(program: Command): void {
     .command('sandbox')
     .description("run a script's solve(inputs) in the R3 sandbox and print the outcome as JSON (exit 0 even when the script fails)")
     .requiredOption('--code-file <file>', 'the script, defining function solve(inputs)')
-    .requiredOption('--inputs <json>', 'the inputs as JSON, e.g. \'{"x0": 141, "a": 73100, "c": 38400, "m": 21759900, "steps": 26}\'')
+    .requiredOption('--inputs <json>', 'the inputs as JSON, e.g. \'{"SEED": 141, "A": 73100, "B": 38400, "M": 21759900, "K": 26}\'')
     .option('--timeout-ms <N>', 'time limit of the run', integerIn(...timeoutMs), DEFAULT_SANDBOX_LIMITS.timeoutMs)
     .option('--memory-mb <N>', 'heap limit of the run', integerIn(...memoryMb), DEFAULT_SANDBOX_LIMITS.memoryMb)
     .action(async (options: SandboxOptions) => {

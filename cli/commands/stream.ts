@@ -1,4 +1,7 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { InputError } from '../../core/errors.js';
+import { readSourceStream } from '../../activities/run-store/stream-source.js';
 import { generateStream } from '../../core/stream/generate-stream.js';
 import type { Stream } from '../../core/stream/stream.js';
 import { printJson, table } from '../format.js';
@@ -13,7 +16,7 @@ function describe(stream: Stream): string {
     `trap: ${stream.trap.join(', ')}`,
     '',
   ];
-  const rows = stream.items.map((item) => [String(item.t), item.family, item.role, String(item.answer), item.text]);
+  const rows = stream.items.map((item) => [String(item.t), item.family, item.role, item.answer, item.text]);
   return [...header, table(['t', 'family', 'role', 'answer', 'problem'], rows, [1, 2, 4])].join('\n');
 }
 
@@ -23,9 +26,19 @@ export function registerStream(program: Command): void {
       .command('stream')
       .description('print the stream for a seed: roles, items (text, inputs, gold answer) and content hash')
       .requiredOption('--seed <S>', 'stream seed (the panel is 2000-2023)', seedOption)
+      .option(
+        '--from <dir>',
+        "read the stream from this directory instead of the generator: an authors' arm or a run directory (an import)",
+      )
       .option('--json', 'print the stream as JSON'),
-  ).action((options: StreamFlags & { seed: number; json?: boolean }) => {
-    const stream = generateStream(options.seed, streamConfigFrom(options));
+  ).action(async (options: StreamFlags & { seed: number; from?: string; json?: boolean }) => {
+    const { length, budget, hotCount, hotMass, magnitude } = options;
+    if (options.from && [length, budget, hotCount, hotMass, magnitude].some((value) => value !== undefined)) {
+      throw new InputError("--from: the stream's settings come from its directory; drop the generator flags");
+    }
+    const stream = options.from
+      ? await readSourceStream(resolve(options.from), options.seed)
+      : generateStream(options.seed, streamConfigFrom(options));
     if (options.json) printJson(stream);
     else process.stdout.write(`${describe(stream)}\n`);
   });

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../../core/errors.js';
@@ -31,6 +32,7 @@ export function registerSweep(program: Command): void {
     const raw = await readSweepFile(file);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InputError(`${file}: a sweep is a mapping of settings`);
     const config = parseSweepConfig(withPrices(raw as Record<string, unknown>, flags.prices), file);
-    await executeSweep(config, flags);
+    // A streams directory named in a sweep file is relative to the file.
+    await executeSweep(config.streams === null ? config : { ...config, streams: resolve(dirname(file), config.streams) }, flags);
   });
 }

@@ -1,28 +1,28 @@
 import { z } from 'zod';
 import { randomInt } from '../random/rng.js';
-import { defineFamily, integer } from './family.js';
+import { defineFamily, integer, MAX_SAFE } from './family.js';
 
 const inputs = z
   .strictObject({
-    terms: z
-      .array(integer(0, 1_000_000, 'a partial quotient'))
+    TERMS: z
+      .array(integer(0, MAX_SAFE, 'a partial quotient'))
       .min(1)
-      .max(40)
+      .max(64)
       .describe('partial quotients [a0, a1, ..., an] of a0 + 1/(a1 + 1/(... + 1/an))'),
   })
-  .refine(({ terms }) => terms.slice(1).every((term) => term >= 1), {
+  .refine(({ TERMS }) => TERMS.slice(1).every((term) => term >= 1), {
     message: 'partial quotients after the first must be at least 1',
-    path: ['terms'],
-  })
-  .refine(({ terms }) => numerator(terms) <= BigInt(Number.MAX_SAFE_INTEGER), {
-    message: 'the numerator would exceed 2^53',
-    path: ['terms'],
+    path: ['TERMS'],
   });
 type ContinuedFracInputs = z.infer<typeof inputs>;
 
-/** Numerator of the convergent: p_k = a_k p_{k-1} + p_{k-2}; such p and q are always coprime. */
+/**
+ * Numerator of the last convergent: p <- a*p + p_prev over the terms, from p = 1, p_prev = 0.
+ * With every term after the first at least 1, p and its denominator q are coprime, so p is
+ * the numerator of the fraction's value in lowest terms.
+ */
 function numerator(terms: readonly number[]): bigint {
-  let [previous, current] = [0n, 1n]; // p_{-2}, p_{-1}
+  let [previous, current] = [0n, 1n];
   for (const term of terms) [previous, current] = [current, BigInt(term) * current + previous];
   return current;
 }
@@ -35,22 +35,19 @@ function nested(terms: readonly number[]): string {
 /** Continued fraction: collapse [a0; a1, ..., an] into p/q in lowest terms; report p. */
 export const continued_frac = defineFamily<ContinuedFracInputs>({
   name: 'continued_frac',
-  procedure: 'evaluate [a0; a1, ..., an] as p/q in lowest terms; the answer is p',
+  procedure: 'numerator p of [a0; a1, ..., an] = p/q in lowest terms: p <- a*p + p_prev over the terms from p = 1, p_prev = 0',
   inputs,
-  // Magnitude M: quotients up to M; as many terms (5–7, fewer at large M) as keep p below 2^52.
+  // As the paper's harness: 3 or 4 terms, each in [11M, 120M] at magnitude M ([1,100, 12,000] at 100).
   sample: (rng, magnitude) => {
-    const maxTerms = Math.min(7, Math.max(3, Math.floor(52 / Math.log2(magnitude + 1))));
-    const count = randomInt(rng, Math.min(5, maxTerms), maxTerms);
-    const terms = [randomInt(rng, 0, magnitude)];
-    while (terms.length < count) terms.push(randomInt(rng, 1, magnitude));
-    return { terms };
+    const count = randomInt(rng, 3, 4);
+    return { TERMS: Array.from({ length: count }, () => randomInt(rng, 11 * magnitude, 120 * magnitude)) };
   },
   covers: [
-    ({ terms }) => `Evaluate the continued fraction ${nested(terms)}. Write the value as a fraction p/q in lowest terms and report p.`,
-    ({ terms }) =>
-      `A gear train's overall ratio is given by the continued fraction with partial quotients [${terms.join(', ')}], that is ${nested(terms)}. Express the ratio as a single fraction in lowest terms. What is its numerator?`,
-    ({ terms }) =>
-      `An astronomer approximates the ratio of two orbital periods by ${nested(terms)}. Collapse this expression into one fraction in lowest terms and give the numerator.`,
+    ({ TERMS }) => `Evaluate the continued fraction ${nested(TERMS)}. Write the value as a fraction p/q in lowest terms and report p.`,
+    ({ TERMS }) =>
+      `A gear train's overall ratio is given by the continued fraction with partial quotients [${TERMS.join(', ')}], that is ${nested(TERMS)}. Express the ratio as a single fraction in lowest terms. What is its numerator?`,
+    ({ TERMS }) =>
+      `An astronomer approximates the ratio of two orbital periods by ${nested(TERMS)}. Collapse this expression into one fraction in lowest terms and give the numerator.`,
   ],
-  solve: ({ terms }) => Number(numerator(terms)),
+  solve: ({ TERMS }) => numerator(TERMS),
 });

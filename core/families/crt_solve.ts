@@ -5,42 +5,42 @@ import { defineFamily, integer, MAX_SAFE } from './family.js';
 
 const inputs = z
   .strictObject({
-    residues: z
-      .array(integer(0, MAX_SAFE, 'a residue r_i'))
+    REMAINDERS: z
+      .array(integer(0, MAX_SAFE, 'a remainder r_i'))
       .min(1)
-      .max(12)
-      .describe('residues r_i'),
-    moduli: z
+      .max(64)
+      .describe('remainders r_i: x leaves r_i when divided by the i-th modulus'),
+    MODULI: z
       .array(integer(2, MAX_SAFE, 'a modulus m_i'))
       .min(1)
-      .max(12)
-      .describe('pairwise coprime moduli m_i'),
+      .max(64)
+      .describe('pairwise coprime moduli m_i, one per remainder'),
   })
-  .refine(({ residues, moduli }) => residues.length === moduli.length, {
-    message: 'residues and moduli must have the same length',
-    path: ['moduli'],
+  .refine(({ REMAINDERS, MODULI }) => REMAINDERS.length === MODULI.length, {
+    message: 'REMAINDERS and MODULI must have the same length',
+    path: ['MODULI'],
   })
-  .refine(({ moduli }) => moduli.every((m, i) => moduli.slice(i + 1).every((n) => gcd(m, n) === 1)), {
+  .refine(({ REMAINDERS, MODULI }) => REMAINDERS.every((r, i) => r < (MODULI[i] ?? Infinity)), {
+    message: 'each remainder must be below its modulus',
+    path: ['REMAINDERS'],
+  })
+  .refine(({ MODULI }) => MODULI.every((m, i) => MODULI.slice(i + 1).every((n) => gcd(m, n) === 1)), {
     message: 'moduli must be pairwise coprime',
-    path: ['moduli'],
-  })
-  .refine(({ moduli }) => product(moduli) <= BigInt(MAX_SAFE), {
-    message: 'the product of the moduli must stay below 2^53',
-    path: ['moduli'],
+    path: ['MODULI'],
   });
 type CrtInputs = z.infer<typeof inputs>;
 
-function product(values: readonly number[]): bigint {
-  return values.reduce((acc, v) => acc * BigInt(v), 1n);
-}
+/** The paper harness's modulus pool: every prime in [101, 2999] (405 of them). */
+const PRIMES = Array.from({ length: 3000 - 101 }, (_, i) => 101 + i).filter(isPrime);
 
-function distinctPrimes(rng: Rng, count: number, low: number, high: number): number[] {
-  const primes: number[] = [];
-  while (primes.length < count) {
-    const candidate = randomInt(rng, low, high);
-    if (isPrime(candidate) && !primes.includes(candidate)) primes.push(candidate);
+/** `count` distinct primes of the pool, each uniformly likely. */
+function distinctPrimes(rng: Rng, count: number): number[] {
+  const picked: number[] = [];
+  while (picked.length < count) {
+    const prime = PRIMES[randomInt(rng, 0, PRIMES.length - 1)] as number;
+    if (!picked.includes(prime)) picked.push(prime);
   }
-  return primes;
+  return picked;
 }
 
 /** Chinese remainder theorem: least non-negative x with x = r_i (mod m_i) for all i. */
@@ -48,34 +48,34 @@ export const crt_solve = defineFamily<CrtInputs>({
   name: 'crt_solve',
   procedure: 'least non-negative x with x = r_i (mod m_i) for pairwise coprime m_i',
   inputs,
-  // Magnitude M: prime moduli in [4M, 21M]; four of them, or fewer where the product would pass 2^53.
+  // As the paper's harness: distinct primes drawn uniformly from [101, 2999] at every magnitude;
+  // their count grows with the magnitude M: n or n + 1 with n = 4 + max(0, floor((M - 100) / 300))
+  // (4–5 at 100, 7–8 at 1000); each remainder uniform in [0, m_i - 1].
   sample: (rng, magnitude) => {
-    const [low, high] = [4 * magnitude, 21 * magnitude];
-    let count = 4;
-    while (count > 2 && high ** count > MAX_SAFE) count--;
-    const moduli = distinctPrimes(rng, count, low, high);
-    return { residues: moduli.map((m) => randomInt(rng, 0, m - 1)), moduli };
+    const fewest = 4 + Math.max(0, Math.floor((magnitude - 100) / 300));
+    const count = randomInt(rng, fewest, Math.min(fewest + 1, PRIMES.length));
+    const MODULI = distinctPrimes(rng, count);
+    return { REMAINDERS: MODULI.map((m) => randomInt(rng, 0, m - 1)), MODULI };
   },
+  // The first is the paper's shown instance (Appendix B.3), verbatim.
   covers: [
-    ({ residues, moduli }) =>
-      `Solve the system of congruences: x is congruent to [${residues.join(', ')}] modulo [${moduli.join(', ')}] respectively (the moduli are pairwise coprime). Give the least non-negative x.`,
-    ({ residues, moduli }) =>
-      `A general counts her soldiers by lining them up in rows. ${moduli
-        .map((m, i) => `In rows of ${m}, exactly ${residues[i]} soldiers are left over.`)
-        .join(' ')} What is the smallest non-negative number of soldiers consistent with all of these counts?`,
-    ({ residues, moduli }) =>
-      `Several beacons blink on fixed cycles of ${moduli.join(', ')} seconds (no two cycle lengths share a common factor). Find the earliest time t >= 0, in whole seconds, at which ${moduli
-        .map((m, i) => `t leaves remainder ${residues[i]} when divided by ${m}`)
-        .join(', ')}.`,
+    ({ REMAINDERS, MODULI }) =>
+      `Solve the system of congruences: x is congruent to [${REMAINDERS.join(', ')}] modulo [${MODULI.join(', ')}] respectively (the moduli are pairwise coprime). Give the least non-negative x.`,
+    ({ REMAINDERS, MODULI }) =>
+      `Find the least non-negative integer x such that ${MODULI.map((m, i) => `x mod ${m} = ${REMAINDERS[i]}`).join(', ')}. The moduli ${MODULI.join(', ')} share no common factor in pairs.`,
+    ({ REMAINDERS, MODULI }) =>
+      `A general counts her soldiers by lining them up in rows. ${MODULI.map((m, i) => `In rows of ${m}, exactly ${REMAINDERS[i]} soldiers are left over.`).join(' ')} What is the smallest non-negative number of soldiers consistent with all of these counts?`,
+    ({ REMAINDERS, MODULI }) =>
+      `Several beacons blink on fixed cycles of ${MODULI.join(', ')} seconds (no two cycle lengths share a common factor). Find the earliest time t >= 0, in whole seconds, at which ${MODULI.map((m, i) => `t leaves remainder ${REMAINDERS[i]} when divided by ${m}`).join(', ')}.`,
   ],
-  solve: ({ residues, moduli }) => {
-    const total = product(moduli);
+  solve: ({ REMAINDERS, MODULI }) => {
+    const total = MODULI.reduce((acc, m) => acc * BigInt(m), 1n);
     let x = 0n;
-    moduli.forEach((m, i) => {
+    MODULI.forEach((m, i) => {
       const modulus = BigInt(m);
       const rest = total / modulus;
-      x += BigInt(residues[i] as number) * rest * modInverse(rest % modulus, modulus);
+      x += BigInt(REMAINDERS[i] as number) * rest * modInverse(rest % modulus, modulus);
     });
-    return Number(x % total);
+    return x % total;
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Rng } from '../random/rng.js';
+import { randomInt, type Rng } from '../random/rng.js';
 import { parseOrThrow } from '../validation.js';
 
 /** The eight procedure families, in the paper's order. */
@@ -16,7 +16,10 @@ export const FAMILY_NAMES = [
 
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 
-/** Canonical inputs: the plain JSON object an R2/R3 `solve(inputs)` receives. */
+/**
+ * Canonical inputs: the plain JSON object an R2/R3 `solve(inputs)` receives, under the
+ * paper's upper-case keys (its stream files' `inputs`, e.g. `{SEED, A, B, M, K}` for lcg).
+ */
 export type Inputs = Readonly<Record<string, unknown>>;
 
 /** What each family file defines, typed by its own inputs. */
@@ -24,14 +27,14 @@ export interface FamilySpec<I extends Inputs> {
   readonly name: FamilyName;
   /** The procedure in one sentence (documentation; never shown to a model). */
   readonly procedure: string;
-  /** Schema of the canonical inputs; each key carries its meaning via `.describe()`. */
+  /** Schema of the canonical inputs: a strict object whose keys each carry their meaning via `.describe()`. */
   readonly inputs: z.ZodType<I>;
-  /** Fresh parameters at a magnitude (100 by default, 1000 for the hard check). */
+  /** Fresh parameters at a magnitude (100 by default: the paper's streams; 1000 for the hard check). */
   sample(rng: Rng, magnitude: number): I;
   /** Cover stories: the same procedure told in unrelated narratives. */
   readonly covers: readonly ((inputs: I) => string)[];
-  /** Exact gold answer, an integer below 2^53. */
-  solve(inputs: I): number;
+  /** Exact gold answer, a non-negative integer of any size. */
+  solve(inputs: I): bigint;
 }
 
 /** A family with its inputs type erased, as the registry and generator use it. */
@@ -39,19 +42,23 @@ export interface Family {
   readonly name: FamilyName;
   readonly procedure: string;
   readonly inputsSchema: z.ZodType<Inputs>;
+  /** The input keys, in the paper's order (the stream files' `keys`). */
+  readonly keys: readonly string[];
   readonly coverCount: number;
   sample(rng: Rng, magnitude: number): Inputs;
   render(inputs: Inputs, cover: number): string;
-  solve(inputs: Inputs): number;
+  solve(inputs: Inputs): bigint;
   /** Validates raw inputs (user JSON); throws an InputError naming the field. */
   parseInputs(raw: unknown): Inputs;
 }
 
 export function defineFamily<I extends Inputs>(spec: FamilySpec<I>): Family {
+  const schema = spec.inputs as unknown as z.ZodType<Inputs>;
   return {
     name: spec.name,
     procedure: spec.procedure,
-    inputsSchema: spec.inputs as unknown as z.ZodType<Inputs>,
+    inputsSchema: schema,
+    keys: Object.keys((spec.inputs as unknown as z.ZodObject).shape),
     coverCount: spec.covers.length,
     sample: (rng, magnitude) => spec.sample(rng, magnitude),
     render: (inputs, cover) => {
@@ -76,3 +83,14 @@ export const integer = (min: number, max: number, description: string) =>
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** Loop-count ceiling that keeps any gold solve well under a second. */
 export const MAX_STEPS = 10_000_000;
+
+/**
+ * The paper harness's "scale" draw: a uniform integer in [137·M, 9973·M] at
+ * magnitude M ([13,700, 997,300] at 100), for the large operands of modpow,
+ * quadratic_map_mod and matrix_power_mod.
+ */
+export const SCALE = { low: 137, high: 9973 } as const;
+
+export function scaled(rng: Rng, magnitude: number): number {
+  return randomInt(rng, SCALE.low * magnitude, SCALE.high * magnitude);
+}

@@ -3,41 +3,47 @@ import { randomInt } from '../random/rng.js';
 import { defineFamily, integer, MAX_SAFE, MAX_STEPS } from './family.js';
 
 const inputs = z.strictObject({
-  x0: integer(0, MAX_SAFE, 'starting value x_0'),
-  a: integer(0, MAX_SAFE, 'multiplier'),
-  c: integer(0, MAX_SAFE, 'increment'),
-  m: integer(1, MAX_SAFE, 'modulus'),
-  steps: integer(0, MAX_STEPS, 'number of updates x <- (a*x + c) mod m'),
+  SEED: integer(0, MAX_SAFE, 'starting value x_0'),
+  A: integer(0, MAX_SAFE, 'multiplier a in x <- (a*x + b) mod m'),
+  B: integer(0, MAX_SAFE, 'increment b in x <- (a*x + b) mod m'),
+  M: integer(1, MAX_SAFE, 'modulus m'),
+  K: integer(0, MAX_STEPS, 'number of updates x <- (a*x + b) mod m'),
 });
 type LcgInputs = z.infer<typeof inputs>;
 
-/** Linear congruential generator: x <- (a*x + c) mod m, `steps` times; report x. */
+/** Linear congruential generator: x <- (A*x + B) mod M, K times from SEED; report x. */
 export const lcg = defineFamily<LcgInputs>({
   name: 'lcg',
-  procedure: 'x <- (a*x + c) mod m applied `steps` times from x0; the answer is the final x',
+  procedure: 'x <- (A*x + B) mod M applied K times from x = SEED; the answer is the final x',
   inputs,
-  // Magnitude M scales a, c and m (a, c ~ 100M..999M; m ~ 10^5 M..3*10^5 M), as in the paper's covers.
+  // As the paper's harness: SEED in [50, 300] at every magnitude; A, B and M are multiples of the
+  // magnitude M: A = M*[2, 30], B = M*[1, 30], modulus = M*[300, 1200]; K in [6, 12].
   sample: (rng, magnitude) => ({
-    x0: randomInt(rng, magnitude, 3 * magnitude),
-    a: magnitude * randomInt(rng, 100, 999),
-    c: magnitude * randomInt(rng, 100, 999),
-    m: magnitude * randomInt(rng, 100_000, 300_000),
-    steps: randomInt(rng, 20, 30),
+    SEED: randomInt(rng, 50, 300),
+    A: magnitude * randomInt(rng, 2, 30),
+    B: magnitude * randomInt(rng, 1, 30),
+    M: magnitude * randomInt(rng, 300, 1200),
+    K: randomInt(rng, 6, 12),
   }),
+  // The first three are the paper's own lcg covers (Appendix B.3), verbatim.
   covers: [
-    ({ x0, a, c, m, steps }) =>
-      `Initialize s = ${x0}. Repeat the following ${steps} times: s = (${a} * s + ${c}) % ${m}. Give the resulting value of s.`,
-    ({ x0, a, c, m, steps }) =>
-      `A pseudorandom counter begins at ${x0}. For ${steps} rounds, set X = (${a} * X + ${c}) mod ${m}. What is X after the final round?`,
-    ({ x0, a, c, m, steps }) =>
-      `A register starts at X = ${x0}. It is updated ${steps} times; each update replaces X with ((${a} * X) + ${c}) mod ${m}. Report the final value of X.`,
-    ({ x0, a, c, m, steps }) =>
-      `A lighthouse keeper writes a code word in the log every night. The first entry is ${x0}. Each night the keeper multiplies the previous entry by ${a}, adds ${c}, and writes down only the remainder after dividing by ${m}. What is the entry written on night ${steps}?`,
+    ({ SEED, A, B, M, K }) =>
+      `Initialize s = ${SEED}. Repeat the following ${K} times: s = (${A} * s + ${B}) % ${M}. Give the resulting value of s.`,
+    ({ SEED, A, B, M, K }) =>
+      `A pseudorandom counter begins at ${SEED}. For ${K} rounds, set X = (${A} * X + ${B}) mod ${M}. What is X after the final round?`,
+    ({ SEED, A, B, M, K }) =>
+      `A register starts at X = ${SEED}. It is updated ${K} times; each update replaces X with ((${A} * X) + ${B}) mod ${M}. Report the final value of X.`,
+    ({ SEED, A, B, M, K }) =>
+      `Let x = ${SEED}. Apply the update x -> (${A} * x + ${B}) mod ${M} exactly ${K} times, feeding each result into the next update, and report the value of x after the last update.`,
+    ({ SEED, A, B, M, K }) =>
+      `A ticket machine stamps a serial code. Its starting code is ${SEED}. Each time a ticket is issued, the machine multiplies the current code by ${A}, adds ${B}, and keeps only the remainder after division by ${M} as the new code. What is the code after ${K} tickets have been issued?`,
+    ({ SEED, A, B, M, K }) =>
+      `A lighthouse keeper keeps a code word in the log. The entry made on the night the keeper arrived is ${SEED}. On each of the next ${K} nights the keeper takes the latest entry, multiplies it by ${A}, adds ${B}, and writes down only the remainder after dividing by ${M}. What is the last entry written?`,
   ],
-  solve: ({ x0, a, c, m, steps }) => {
-    const [A, C, M] = [BigInt(a), BigInt(c), BigInt(m)];
-    let x = BigInt(x0) % M;
-    for (let i = 0; i < steps; i++) x = (A * x + C) % M;
-    return Number(x);
+  solve: ({ SEED, A, B, M, K }) => {
+    const [a, b, m] = [BigInt(A), BigInt(B), BigInt(M)];
+    let x = BigInt(SEED) % m;
+    for (let i = 0; i < K; i++) x = (a * x + b) % m;
+    return x;
   },
 });

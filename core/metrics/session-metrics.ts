@@ -10,7 +10,9 @@ export interface OccurrenceTally {
 
 /**
  * Per-session measures of paper §3.4, Appendix C.1 and E. A turn is eligible
- * when the class is unheld, budget remains and the decision was resolved.
+ * when the class is unheld and budget remains; an unresolved turn (a model-level
+ * failure, defaulted to pass) stays eligible as a pass, and only turns the session
+ * never reached (truncated by a cap or a mechanical failure) leave the denominators.
  */
 export interface SessionMetrics {
   readonly budget: number;
@@ -76,7 +78,11 @@ export function sessionMetrics(record: SessionRecord): SessionMetrics {
     if (!decision.resolved && decision.action !== 'pass') {
       throw new Error(`session record: unresolved decision at turn ${index + 1} must default to pass`);
     }
-    if (decision.resolved) {
+    if (decision.failure === 'truncated') {
+      truncated++;
+    } else {
+      // An unresolved turn stays eligible, as a pass (HARNESS.md: only mechanical failures leave the denominators).
+      if (!decision.resolved) unresolved++;
       const tally = (tallies[occurrence - 1] ??= { eligible: 0, keeps: 0 });
       tally.eligible++;
       if (occurrence === 1) firstOccurrenceTurns++;
@@ -85,10 +91,6 @@ export function sessionMetrics(record: SessionRecord): SessionMetrics {
         totalLateness += occurrence - 1;
         if (occurrence === 1) firstSightCommitments++;
       }
-    } else if (decision.failure === 'truncated') {
-      truncated++;
-    } else {
-      unresolved++;
     }
     state = advance(state, classId, decision.action);
   }

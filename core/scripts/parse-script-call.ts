@@ -17,6 +17,17 @@ export type ParsedScriptCall =
 
 const fail = (failure: ModelFailure, detail: string): ParsedScriptCall => ({ resolved: false, failure, detail });
 
+/**
+ * A numeric `answer` as the model wrote it: JSON.parse rounds an integer beyond
+ * 2^53 to a double, so its digits are read back from the arguments' text.
+ */
+function answerText(answer: unknown, argumentsText: string): string {
+  if (typeof answer !== 'number') return String(answer).trim();
+  const literals = [...argumentsText.matchAll(/"answer"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g)];
+  const literal = literals.length === 1 ? literals[0]?.[1] : undefined;
+  return literal !== undefined && Number(literal) === answer ? literal : String(answer);
+}
+
 const isScriptTool = (name: string): name is ScriptToolName => (SCRIPT_TOOL_NAMES as readonly string[]).includes(name);
 
 /** Exactly one call to one of R3's tools, with valid arguments. */
@@ -41,6 +52,6 @@ export function parseScriptCall(reply: ModelReply): ParsedScriptCall {
     case 'run_script':
       return { resolved: true, call: { tool: 'run_script', scriptId: String(args.script_id) } };
     case 'answer':
-      return { resolved: true, call: { tool: 'answer', answer: String(args.answer).trim() } };
+      return { resolved: true, call: { tool: 'answer', answer: answerText(args.answer, call.arguments) } };
   }
 }

@@ -28,7 +28,7 @@ export function generateStream(seed: number, config: StreamConfig): Stream {
       cover,
       text: family.render(inputs, cover),
       inputs,
-      answer: family.solve(inputs),
+      answer: family.solve(inputs).toString(),
     };
   });
   const names = (indices: readonly number[]): FamilyName[] => indices.map((i) => familyAt(i).name);

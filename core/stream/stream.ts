@@ -1,4 +1,4 @@
-import type { FamilyName, Inputs } from '../families/family.js';
+import { FAMILY_NAMES, type FamilyName, type Inputs } from '../families/family.js';
 import type { Role } from './class-sequence.js';
 import type { StreamConfig } from './stream-config.js';
 
@@ -7,11 +7,12 @@ export interface StreamItem {
   readonly t: number;
   readonly family: FamilyName;
   readonly role: Role;
-  /** Index of the cover story the text was rendered with. */
-  readonly cover: number;
+  /** Index of the cover story the text was rendered with; null for an item read from the paper's stream files (its text is theirs). */
+  readonly cover: number | null;
   readonly text: string;
   readonly inputs: Inputs;
-  readonly answer: number;
+  /** The exact gold answer as a decimal integer (golds go beyond 2^53, so never a JSON number). */
+  readonly answer: string;
 }
 
 /** A full stream: what `allocbench stream --json` prints and run directories store. */
@@ -22,4 +23,9 @@ export interface Stream {
   readonly trap: readonly FamilyName[];
   readonly items: readonly StreamItem[];
   readonly hash: string;
+}
+
+/** The hidden class of each item: its family's index in FAMILY_NAMES (the paper's class_id). */
+export function classSequence(stream: Pick<Stream, 'items'>): number[] {
+  return stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
 }

@@ -20,8 +20,10 @@ export interface SessionSpec {
   readonly reskin: Reskin | null;
   readonly announceN: boolean;
   readonly stream: StreamConfig;
-  /** Session token cap (input + output over every attempt). */
-  readonly tokenCap: number;
+  /** Where the stream comes from instead of the generator (a directory of stream files), or null for the generator. */
+  readonly streams: string | null;
+  /** Session token cap (input + output over every attempt); null for none. */
+  readonly tokenCap: number | null;
   /** Session cost cap in USD (the paper's per-seed "unit cap"); null for none. */
   readonly costCap: number | null;
   /** Cost cap in USD for the whole run, over every session; null for none. */

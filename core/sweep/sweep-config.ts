@@ -51,7 +51,15 @@ export const sweepConfigSchema = z.strictObject({
     .default(['ball']),
   announceN: z.array(z.boolean()).min(1).default([false]),
   stream: streamConfigSchema.default(streamConfigSchema.parse({})),
-  tokenCap: z.number().int().min(1).default(300_000),
+  streams: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe(
+      "a directory whose stream files replace the generator's: an authors' arm (seed_<S>/stream.json) or a run directory (streams/seed-<S>.json)",
+    ),
+  tokenCap: z.number().int().min(1).nullable().default(300_000).describe('session token cap (null: none)'),
   unitCap: z.number().positive().nullable().default(null).describe('cost cap per session in USD (null: none)'),
   runCap: z.number().positive().nullable().default(null).describe('cost cap for the whole run in USD (null: none)'),
   prices: z.record(z.string(), priceSchema).default({}).describe('USD per million tokens, per model id'),
@@ -87,6 +95,7 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
                   reskin,
                   announceN,
                   stream: config.stream,
+                  streams: config.streams,
                   tokenCap: config.tokenCap,
                   costCap: config.unitCap,
                   runCap: config.runCap,
@@ -115,6 +124,7 @@ export function experimentHash(config: SweepConfig): string {
     reskins,
     announceN,
     stream,
+    streams,
     tokenCap,
     unitCap,
     runCap,
@@ -130,6 +140,7 @@ export function experimentHash(config: SweepConfig): string {
     reskins,
     announceN,
     stream,
+    streams,
     tokenCap,
     unitCap,
     runCap,

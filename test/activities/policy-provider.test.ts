@@ -49,7 +49,7 @@ describe('policy agents', () => {
 
   it("build at R3: write the family's script where the policy commits, run it on its class, else decline", async () => {
     const agent = policyProvider('policy/commit-at-2?hand=7&cross=8');
-    const lcg = { x0: 141, a: 73100, c: 38400, m: 21759900, steps: 26 };
+    const lcg = { SEED: 141, A: 2300, B: 700, M: 91700, K: 9 };
     const r3 = (o: Observation, scripts: { id: string; label: number; t: number }[]) => ({ ...request('R3', o), inputs: lcg, scripts });
     const call = async (o: Observation, scripts: { id: string; label: number; t: number }[] = []) =>
       parseScriptCall(await agent.generate(r3(o, scripts)));
@@ -62,7 +62,7 @@ describe('policy agents', () => {
     expect(await call({ ...observation(6, 2), remaining: 0 })).toEqual({ resolved: true, call: { tool: 'answer', answer: 'pass' } });
     expect(await call(observation(7, 1))).toEqual({
       resolved: true,
-      call: { tool: 'answer', answer: String(getFamily('lcg').solve(lcg)) },
+      call: { tool: 'answer', answer: getFamily('lcg').solve(lcg).toString() },
     });
     expect(await call(observation(8, 1), [{ id: 's1', label: 3, t: 2 }])).toEqual({
       resolved: true,

@@ -15,20 +15,21 @@ function expectUsageError(args: string[], pattern: RegExp): void {
 
 describe('allocbench solve', () => {
   it('prints the gold answer', () => {
-    const inputs = { residues: [320, 1069, 449, 1959], moduli: [557, 1553, 461, 2003] };
+    const inputs = { REMAINDERS: [1, 2000, 17, 2026, 5, 1000], MODULI: [2003, 2011, 2017, 2027, 2029, 2039] };
     const { status, stdout } = runCli('solve', 'crt_solve', '--inputs', JSON.stringify(inputs));
     expect(status).toBe(0);
-    const x = Number(stdout.trim());
+    const x = BigInt(stdout.trim()); // beyond 2^53: printed exactly
+    expect(x).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
     expect(x).toBe(getFamily('crt_solve').solve(inputs));
-    inputs.moduli.forEach((m, i) => expect(x % m).toBe(inputs.residues[i]));
+    inputs.MODULI.forEach((m, i) => expect(x % BigInt(m)).toBe(BigInt(inputs.REMAINDERS[i] as number)));
   });
 
   it.each([
     [['solve', 'fibonacci', '--inputs', '{}'], /unknown family 'fibonacci'/],
-    [['solve', 'lcg', '--inputs', '{"x0": 1'], /--inputs: malformed JSON/],
-    [['solve', 'lcg', '--inputs', '{"x0":1,"a":2,"c":3,"m":5}'], /lcg inputs\.steps: required but missing/],
-    [['solve', 'josephus', '--inputs', '{"n":10,"k":2.5}'], /josephus inputs\.k: expected an integer/],
-    [['solve', 'crt_solve', '--inputs', '{"residues":[1,2],"moduli":[4,6]}'], /pairwise coprime/],
+    [['solve', 'lcg', '--inputs', '{"SEED": 1'], /--inputs: malformed JSON/],
+    [['solve', 'lcg', '--inputs', '{"SEED":1,"A":2,"B":3,"M":5}'], /lcg inputs\.K: required but missing/],
+    [['solve', 'josephus', '--inputs', '{"N":10,"K":2.5}'], /josephus inputs\.K: expected an integer/],
+    [['solve', 'crt_solve', '--inputs', '{"REMAINDERS":[1,2],"MODULI":[4,6]}'], /pairwise coprime/],
     [['solve', 'lcg'], /required option '--inputs/],
   ])('rejects %j', (args, pattern) => expectUsageError(args, pattern));
 });

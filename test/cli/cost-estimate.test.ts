@@ -10,7 +10,7 @@ import { runCliWith } from './run-cli.js';
 const HAIKU = { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 };
 
 describe('the dry-run cost estimate', () => {
-  it('prices the rendered prompts: cached prefixes, typical below worst, free models at zero', () => {
+  it('prices the rendered prompts: cached prefixes, typical below worst, free models at zero', async () => {
     const config = parseSweepConfig({
       name: 'estimate',
       models: ['anthropic/claude-haiku-4-5-20251001', 'policy/commit-at-2'],
@@ -18,7 +18,7 @@ describe('the dry-run cost estimate', () => {
       seeds: [2000, 2001],
       prices: { 'anthropic/claude-haiku-4-5-20251001': HAIKU },
     });
-    const cells = estimateSweep(config);
+    const cells = await estimateSweep(config);
     expect(cells.map((c) => [c.model, c.rung, c.sessions])).toEqual([
       ['anthropic/claude-haiku-4-5-20251001', 'R0', 2],
       ['anthropic/claude-haiku-4-5-20251001', 'R2', 2],
@@ -43,11 +43,11 @@ describe('the dry-run cost estimate', () => {
     }
   });
 
-  it('plays every R3 item as a turn, stopping after the last write unless the whole stream is played', () => {
+  it('plays every R3 item as a turn, stopping after the last write unless the whole stream is played', async () => {
     const r3 = (end: 'budget-exhausted' | 'stream-end') =>
       estimateSweep(parseSweepConfig({ name: 'r3', models: ['policy/commit-at-2'], rungs: ['R1', 'R3'], seeds: [2000], r3: { end } }));
-    const [r1, early] = r3('budget-exhausted');
-    const [, whole] = r3('stream-end');
+    const [r1, early] = await r3('budget-exhausted');
+    const [, whole] = await r3('stream-end');
     // Never committing, every item is a turn at both rungs: 4,096 output tokens each at R3, 1,500 at R1.
     expect(whole!.worst.usage.outputTokens).toBe(60 * 4096);
     expect(r1!.worst.usage.outputTokens).toBe(60 * 1500);

@@ -14,13 +14,13 @@ function scriptFile(name: string, code: string): string {
   return path;
 }
 
-const lcgInputs = { x0: 141, a: 73100, c: 38400, m: 21759900, steps: 26 };
+const lcgInputs = { SEED: 141, A: 73100, B: 38400, M: 21759900, K: 26 };
 const lcg = scriptFile(
   'lcg.js',
-  `function solve({ x0, a, c, m, steps }) {
-    let x = BigInt(x0);
-    for (let i = 0; i < steps; i++) x = (BigInt(a) * x + BigInt(c)) % BigInt(m);
-    console.log('steps', steps);
+  `function solve({ SEED, A, B, M, K }) {
+    let x = BigInt(SEED);
+    for (let i = 0; i < K; i++) x = (BigInt(A) * x + BigInt(B)) % BigInt(M);
+    console.log('steps', K);
     return x;
   }`,
 );
@@ -31,7 +31,7 @@ describe('allocbench sandbox', () => {
     expect(stderr).toBe('');
     expect(status).toBe(0);
     const outcome = JSON.parse(stdout);
-    expect(outcome).toEqual({ ok: true, value: String(getFamily('lcg').solve(lcgInputs)), ms: expect.any(Number), logs: 'steps 26\n' });
+    expect(outcome).toEqual({ ok: true, value: getFamily('lcg').solve(lcgInputs).toString(), ms: expect.any(Number), logs: 'steps 26\n' });
   });
 
   it('prints a failing run as its outcome and still exits 0', () => {
@@ -59,7 +59,7 @@ describe('allocbench sandbox', () => {
   it.each([
     [['--code-file', join(dir, 'missing.js'), '--inputs', '{}'], /--code-file: cannot read .*missing\.js \(ENOENT\)/],
     [['--code-file', dir, '--inputs', '{}'], /--code-file: cannot read .* \(EISDIR\)/],
-    [['--code-file', lcg, '--inputs', '{"x0": 1'], /--inputs: malformed JSON/],
+    [['--code-file', lcg, '--inputs', '{"SEED": 1'], /--inputs: malformed JSON/],
     [
       ['--code-file', lcg, '--inputs', '{}', '--timeout-ms', '5'],
       /--timeout-ms <N>' argument '5' is invalid. expected an integer from 10 to 60000/,

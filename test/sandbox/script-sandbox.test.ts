@@ -9,13 +9,14 @@ const LIMITS = { timeoutMs: 500, memoryMb: 32 };
 const LATEST_MS = LIMITS.timeoutMs + 1500;
 
 const LCG = `
-function solve({ x0, a, c, m, steps }) {
-  const [A, C, M] = [BigInt(a), BigInt(c), BigInt(m)];
-  let x = BigInt(x0) % M;
-  for (let i = 0; i < steps; i++) x = (A * x + C) % M;
+function solve({ SEED, A, B, M, K }) {
+  const [a, b, m] = [BigInt(A), BigInt(B), BigInt(M)];
+  let x = BigInt(SEED) % m;
+  for (let i = 0; i < K; i++) x = (a * x + b) % m;
   return Number(x);
 }`;
-const lcgInputs = { x0: 141, a: 73100, c: 38400, m: 21759900, steps: 26 };
+const lcgInputs = { SEED: 141, A: 73100, B: 38400, M: 21759900, K: 26 };
+const lcgGold = Number(getFamily('lcg').solve(lcgInputs));
 
 const sandbox = new ScriptSandbox();
 const sandboxes = [sandbox];
@@ -40,7 +41,7 @@ describe('the script sandbox', () => {
 
   it('computes with BigInt and returns the gold answer', async () => {
     const outcome = await sandbox.run(LCG, lcgInputs, LIMITS);
-    expect(outcome).toMatchObject({ ok: true, value: getFamily('lcg').solve(lcgInputs), logs: '' });
+    expect(outcome).toMatchObject({ ok: true, value: lcgGold, logs: '' });
     expect(outcome.ms).toBeGreaterThan(0);
     expect(outcome.ms).toBeLessThan(LIMITS.timeoutMs);
   });
@@ -99,7 +100,7 @@ describe('the script sandbox', () => {
       if (!outcome.ok && !/^[^\n]{1,500}$/.test(outcome.error)) wrong.push(`${script.name}: error is not one line of 1 to 500 characters`);
     }
     expect(wrong).toEqual([]);
-    expect(await sandbox.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: getFamily('lcg').solve(lcgInputs) });
+    expect(await sandbox.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: lcgGold });
   });
 
   it('starts every warm run in a fresh context: pollution does not leak', async () => {
@@ -125,7 +126,7 @@ describe('the script sandbox', () => {
 
   it('runs cold, one isolate per run, with the same outcomes', async () => {
     const cold = newSandbox({ warm: false });
-    expect(await cold.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: getFamily('lcg').solve(lcgInputs) });
+    expect(await cold.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: lcgGold });
     expect(fails(await cold.run('function solve() { const a = []; for (;;) a.push(new Array(1e5).fill(0)); }', {}, LIMITS))?.kind).toBe(
       'memory',
     );

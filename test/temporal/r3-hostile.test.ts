@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAMILIES } from '../../core/families/registry.js';
+import { familyOfInputs } from '../../core/families/registry.js';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { REFERENCE_SCRIPTS } from '../../activities/providers/reference-scripts.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
@@ -23,8 +23,11 @@ function reply(request: RecordedRequest) {
   const hostile = HOSTILE_SCRIPTS[turn - 1];
   let code = hostile?.code;
   if (!code) {
-    const inputs = JSON.parse(/Inputs, as solve\(inputs\) receives them: (.*)/.exec(users.at(-1)?.content ?? '')?.[1] ?? '{}') as unknown;
-    const family = FAMILIES.find((f) => f.inputsSchema.safeParse(inputs).success);
+    const inputs = JSON.parse(/Inputs, as solve\(inputs\) receives them: (.*)/.exec(users.at(-1)?.content ?? '')?.[1] ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    const family = familyOfInputs(inputs);
     code = family ? REFERENCE_SCRIPTS[family.name] : 'function solve() { return 0; }';
   }
   return { json: chatCompletion({ tool_calls: [functionCall(`call_${turn}`, 'write_script', JSON.stringify({ code }))] }, {}, 'coder') };

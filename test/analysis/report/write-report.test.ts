@@ -94,9 +94,28 @@ describe('allocbench analyze', () => {
     const summary = await writeReport([partial, other, join(dir, 'nowhere')], out);
     const excluded = readFileSync(join(out, 'exclusions.md'), 'utf8');
     expect(excluded).toContain('policy/commit-at-2/R0/ball/B3-K0/n-hidden/seed-2000: not finished (no summary.json)');
-    expect(excluded).toMatch(/seed-2001: seed 2001 was played on different streams/);
+    expect(excluded).toMatch(/seed-2001: its summary names stream ffffffffffff but the run directory holds [0-9a-f]{12}/);
     expect(excluded).toContain(`${join(dir, 'nowhere')}: no such directory`);
-    expect(summary.sessions).toBe(1); // seed 2002 at R0; seed 2001's sessions are unpairable
+    expect(summary.sessions).toBe(2); // seeds 2001 and 2002 at R0
+  });
+
+  it('pairs the rungs of a ladder only on seeds played on the same streams, and says where it refused', async () => {
+    const base = { ...ladder, models: ['policy/commit-at-2'], seeds: [2000, 2001] };
+    const r0 = join(dir, 'pair-r0');
+    const r1 = join(dir, 'pair-r1');
+    writeSyntheticRun(r0, { ...base, name: 'pair-r0', rungs: ['R0'] });
+    // Another hot mass draws other class sequences on the same seeds.
+    writeSyntheticRun(r1, { ...base, name: 'pair-r1', rungs: ['R1'], stream: { hotMass: 0.6 } });
+    const out = join(dir, 'pairing');
+    await writeReport([r0, r1], out);
+    const excluded = readFileSync(join(out, 'exclusions.md'), 'utf8');
+    expect(excluded).toContain(
+      'policy/commit-at-2: R0 with R1: pairing refused on seeds 2000, 2001: the two arms played different streams',
+    );
+    const paired = readFileSync(join(out, 'tables', 'paired-ladder-differences.csv'), 'utf8')
+      .trim()
+      .split('\n')[1];
+    expect(paired).toMatch(/^policy\/commit-at-2,–?,/);
   });
 
   it('reports an arm without commitments as undefined rather than failing', async () => {

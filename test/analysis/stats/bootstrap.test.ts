@@ -1,6 +1,4 @@
 import fc from 'fast-check';
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { describe, expect, it } from 'vitest';
 import {
   marginalRatioInterval,
@@ -8,25 +6,44 @@ import {
   pairedRatioDifference,
   type SeedRatioPair,
 } from '../../../analysis/stats/bootstrap.js';
+import { defaultRng } from '../../../analysis/stats/numpy-random.js';
 import { percentileOfSorted } from '../../../analysis/stats/percentile.js';
+import { fixtureCase, fixtureEntries } from './numpy-fixture.js';
 
 /*
- * The hand-worked cases rest on the first index draws of xoroshiro128plus(0)
- * with uniformInt(rng, 0, n - 1), which an independent re-implementation of
- * pure-rand's generator and rejection sampler (in Python) also gives:
- *   n = 2:  1 1 | 0 0 | 1 0 | 0 0      (four resamples of two)
- *   n = 3:  1 0 1 | 2 2 1 | 0 2 2 | 0 2 1
+ * The resamples are the rows of numpy's default_rng(0).integers(0, n, size=(B, n))
+ * (numpy-random.test.ts checks the generator against numpy's own output). The
+ * hand-worked cases below rest on these rows of it, seeds ascending as indices:
+ *   n = 2, B = 4:  [1 1] [1 0] [0 0] [0 0]
+ *   n = 4, B = 4:  [3 2 2 1] [1 0 0 0] [0 3 2 3] [2 2 3 2]
  */
-const draws = (n: number, count: number) => {
-  const rng = xoroshiro128plus(0);
-  return Array.from({ length: count }, () => uniformInt(rng, 0, n - 1));
+const rows = (n: number, resamples: number) => {
+  const flat = Array.from(defaultRng(0).integers(0, n, resamples * n));
+  return Array.from({ length: resamples }, (_, r) => flat.slice(r * n, (r + 1) * n));
 };
 
-describe('the bootstrap RNG stream', () => {
-  it('is pure-rand xoroshiro128plus(0) with one uniformInt per index', () => {
-    expect(draws(2, 8)).toEqual([1, 1, 0, 0, 1, 0, 0, 0]);
-    expect(draws(3, 12)).toEqual([1, 0, 1, 2, 2, 1, 0, 2, 2, 0, 2, 1]);
-    expect(draws(24, 6)).toEqual([7, 15, 16, 14, 23, 16]);
+describe('the resamples the hand-worked cases rest on', () => {
+  it("are numpy's rows, and ours", () => {
+    const numpy = (expression: string, n: number) => {
+      const flat = fixtureEntries(fixtureCase(expression));
+      return Array.from({ length: flat.length / n }, (_, r) => flat.slice(r * n, (r + 1) * n));
+    };
+    const handWorked2 = [
+      [1, 1],
+      [1, 0],
+      [0, 0],
+      [0, 0],
+    ];
+    const handWorked4 = [
+      [3, 2, 2, 1],
+      [1, 0, 0, 0],
+      [0, 3, 2, 3],
+      [2, 2, 3, 2],
+    ];
+    expect(numpy('np.random.default_rng(0).integers(0, 2, size=(4, 2))', 2)).toEqual(handWorked2);
+    expect(numpy('np.random.default_rng(0).integers(0, 4, size=(4, 4))', 4)).toEqual(handWorked4);
+    expect(rows(2, 4)).toEqual(handWorked2);
+    expect(rows(4, 4)).toEqual(handWorked4);
   });
 });
 
@@ -43,7 +60,7 @@ describe('percentileOfSorted (type 7)', () => {
 describe('hand-worked bootstraps (B = 4)', () => {
   it('pairedMeanDifference: the mean of b - a per seed', () => {
     // Seed differences: 2000 → 1 - 0 = 1, 2001 → 0.5 - 0.5 = 0; estimate 0.5.
-    // Resample means: [2001, 2001] 0, [2000, 2000] 1, [2001, 2000] 0.5, [2000, 2000] 1.
+    // Resample means: [2001 2001] 0, [2001 2000] 0.5, [2000 2000] 1, [2000 2000] 1.
     // Sorted 0, 0.5, 1, 1: 2.5th at h = 0.075 → 0.0375; 97.5th at h = 2.925 → 1.
     const result = pairedMeanDifference(
       [
@@ -58,22 +75,23 @@ describe('hand-worked bootstraps (B = 4)', () => {
     expect(result).toMatchObject({ seeds: 2, omittedSeeds: [], resamples: 4, undefinedResamples: 0 });
   });
 
-  it('pairedRatioDifference: re-pooled ratios differenced, a zero-commit seed kept', () => {
-    // s0 = 2000: a 1/2, b 2/2;  s1 = 2001: a 0/0, b 0/0 (zero-commit);  s2 = 2002: a 0/1, b 1/3.
-    // Observed: b 3/5 - a 1/3 = 4/15.
-    // [s1 s0 s1]: 2/2 - 1/2 = 1/2.  [s2 s2 s1]: 2/6 - 0/2 = 1/3.
-    // [s0 s2 s2]: 4/8 - 1/4 = 1/4.  [s0 s2 s1]: 3/5 - 1/3 = 4/15.
-    // Sorted 1/4, 4/15, 1/3, 1/2: lower 1/4 + 0.075 (1/60) = 0.25125; upper 1/3 + 0.925 (1/6) = 0.4875.
+  it('pairedRatioDifference: re-pooled ratios differenced on the same rows, a zero-commit seed kept', () => {
+    // s0 = 2000: a 1/2, b 2/2;  s1 = 2001: a 0/0, b 0/0 (zero-commit);  s2 = 2002: a 0/1, b 1/3;  s3 = 2003: a 1/1, b 1/2.
+    // Observed: b 4/7 - a 2/4 = 1/14.
+    // [s3 s2 s2 s1]: b 3/8 - a 1/3 = 1/24.     [s1 s0 s0 s0]: b 6/6 - a 3/6 = 1/2.
+    // [s0 s3 s2 s3]: b 5/9 - a 3/5 = -2/45.    [s2 s2 s3 s2]: b 4/11 - a 1/4 = 5/44.
+    // Sorted -2/45, 1/24, 5/44, 1/2: lower at h = 0.075, upper at h = 2.925.
     const seeds: SeedRatioPair[] = [
+      { seed: 2003, aNum: 1, aDen: 1, bNum: 1, bDen: 2 },
       { seed: 2000, aNum: 1, aDen: 2, bNum: 2, bDen: 2 },
       { seed: 2001, aNum: 0, aDen: 0, bNum: 0, bDen: 0 },
       { seed: 2002, aNum: 0, aDen: 1, bNum: 1, bDen: 3 },
     ];
     const result = pairedRatioDifference(seeds, { resamples: 4 });
-    expect(result.estimate).toBeCloseTo(4 / 15, 12);
-    expect(result.interval?.[0]).toBeCloseTo(0.25125, 12);
-    expect(result.interval?.[1]).toBeCloseTo(0.4875, 12);
-    expect(result).toMatchObject({ seeds: 3, undefinedResamples: 0 });
+    expect(result.estimate).toBeCloseTo(1 / 14, 12);
+    expect(result.interval?.[0]).toBeCloseTo(-2 / 45 + 0.075 * (1 / 24 + 2 / 45), 12);
+    expect(result.interval?.[1]).toBeCloseTo(5 / 44 + 0.925 * (1 / 2 - 5 / 44), 12);
+    expect(result).toMatchObject({ seeds: 4, undefinedResamples: 0 });
   });
 
   it('marginalRatioInterval: a resample with Σ den = 0 is undefined and dropped', () => {
@@ -131,15 +149,16 @@ describe('estimator edge cases', () => {
 });
 
 /*
- * A plain reference: draw each resample's seeds into an array, compute the
- * statistic on it, sort all statistics and take type-7 percentiles.
+ * A plain reference: resample r is row r of numpy's
+ * default_rng(seed).integers(0, n, size=(B, n)); compute the statistic on the
+ * resampled rows, drop undefined ones, sort and take type-7 percentiles.
  */
 function reference<T>(rows: readonly T[], statistic: (sample: T[]) => number, resamples: number, seed: number) {
-  const rng = xoroshiro128plus(seed);
+  const n = rows.length;
+  const indices = n > 0 ? defaultRng(seed).integers(0, n, resamples * n) : new Float64Array(0);
   const stats: number[] = [];
-  for (let r = 0; r < resamples; r++) {
-    const sample: T[] = [];
-    for (let j = 0; j < rows.length; j++) sample.push(rows[uniformInt(rng, 0, rows.length - 1)] as T);
+  for (let r = 0; r < resamples && n > 0; r++) {
+    const sample = Array.from(indices.subarray(r * n, (r + 1) * n), (i) => rows[i] as T);
     const value = statistic(sample);
     if (!Number.isNaN(value)) stats.push(value);
   }
@@ -225,6 +244,33 @@ describe('the bootstrap against a plain reference', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('shared resamples', () => {
+  const values = Array.from({ length: 24 }, (_, i) => ((i * 7) % 11) / 10);
+
+  it('a paired contrast draws both arms from the same rows', () => {
+    // With b identical to a, each resample's difference is exactly 0 only if both arms use the same row.
+    const seeds = values.map((v, i) => ({ seed: 100 + i, aNum: v * 10, aDen: 3 + (i % 4), bNum: v * 10, bDen: 3 + (i % 4) }));
+    expect(pairedRatioDifference(seeds)).toMatchObject({ estimate: 0, interval: [0, 0], undefinedResamples: 0 });
+    const unequal = seeds.map((s, i) => ({ ...s, bNum: s.bNum + (i % 3) }));
+    expect(pairedRatioDifference(unequal).interval?.[0]).toBeGreaterThan(0);
+  });
+
+  it('every estimand over the same n seeds resamples the same rows', () => {
+    // The mean of seed differences equals a re-pooled ratio with every denominator 1.
+    const pairs = values.map((v, i) => ({ seed: 100 + i, a: 0, b: v }));
+    const ratios = values.map((v, i) => ({ seed: 100 + i, num: v, den: 1 }));
+    expect(pairedMeanDifference(pairs).interval).toEqual(marginalRatioInterval(ratios).interval);
+  });
+
+  it('pairedMeanDifference draws over the kept seeds only', () => {
+    const kept = values.map((v, i) => ({ seed: 100 + i, a: 0, b: v }));
+    const withNulls = [...kept, { seed: 50, a: null, b: 1 }, { seed: 500, a: 0.3, b: null }];
+    const result = pairedMeanDifference(withNulls);
+    expect(result).toEqual({ ...pairedMeanDifference(kept), omittedSeeds: [50, 500] });
+    expect(result.seeds).toBe(24);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   seedValues,
   type EstimandName,
 } from '../../../analysis/stats/ratio-estimands.js';
-import { pairBySeed, type SeedSession } from '../../../analysis/stats/seed-session.js';
+import { pairBySeed, pairSeeds, type SeedSession } from '../../../analysis/stats/seed-session.js';
 import { session } from './session-fixtures.js';
 
 /*
@@ -202,6 +202,19 @@ describe('estimand descriptions', () => {
       { seed: 2002, a: 0, b: 2 / 3 },
     ]);
     expect(() => pairBySeed(armA, armB.slice(1))).toThrow(/differ in seeds: 2000/);
+  });
+
+  it('pair seeds only where both sessions played the same stream: the same class sequence with other items is paired and named; other streams are refused', () => {
+    const on = (arm: readonly SeedSession[], streams: Record<number, [string, string]>) =>
+      arm.map((s) => ({ ...s, stream: { hash: streams[s.seed]?.[0] ?? '', classes: streams[s.seed]?.[1] ?? '' } }));
+    const a = on(armA, { 2000: ['h0', 'abc'], 2001: ['h1', 'abd'], 2002: ['h2', 'aab'] });
+    const b = on(armB, { 2000: ['h0', 'abc'], 2001: ['x1', 'abd'], 2002: ['x2', 'bba'] });
+    const pairing = pairSeeds(a, b);
+    expect(pairing.a.map((s) => s.seed)).toEqual([2000, 2001]);
+    expect(pairing.b.map((s) => s.seed)).toEqual([2000, 2001]);
+    expect(pairing).toMatchObject({ refused: [2002], latentOnly: [2001], dropped: 2 });
+    // Sessions without a recorded stream pair by seed alone.
+    expect(pairSeeds(armA, armB.slice(1))).toMatchObject({ refused: [], latentOnly: [], dropped: 1 });
   });
 });
 

@@ -15,29 +15,29 @@ const solve = (family: string, inputs: Record<string, unknown>) => {
 const runs = { numRuns: 300 };
 
 describe('gold solvers against naive references', () => {
-  it('lcg: closed-form affine power (x -> a^n x + c(1 + a + ... + a^(n-1)))', () => {
-    const naive = (x0: bigint, a: bigint, c: bigint, m: bigint, steps: number) => {
-      // Compose the affine map by repeated squaring: (A, C) means x -> A x + C.
-      let [resultA, resultC] = [1n, 0n];
-      let [powerA, powerC] = [a % m, c % m];
+  it('lcg: closed-form affine power (x -> a^n x + b(1 + a + ... + a^(n-1)))', () => {
+    const naive = (x0: bigint, a: bigint, b: bigint, m: bigint, steps: number) => {
+      // Compose the affine map by repeated squaring: (A, B) means x -> A x + B.
+      let [resultA, resultB] = [1n, 0n];
+      let [powerA, powerB] = [a % m, b % m];
       for (let n = steps; n > 0; n >>= 1) {
-        if (n & 1) [resultA, resultC] = [(powerA * resultA) % m, (powerA * resultC + powerC) % m];
-        [powerA, powerC] = [(powerA * powerA) % m, (powerA * powerC + powerC) % m];
+        if (n & 1) [resultA, resultB] = [(powerA * resultA) % m, (powerA * resultB + powerB) % m];
+        [powerA, powerB] = [(powerA * powerA) % m, (powerA * powerB + powerB) % m];
       }
-      return Number((resultA * (x0 % m) + resultC) % m);
+      return (resultA * (x0 % m) + resultB) % m;
     };
     fc.assert(
       fc.property(
         fc.record({
-          x0: fc.integer({ min: 0, max: 2 ** 40 }),
-          a: fc.integer({ min: 0, max: 2 ** 40 }),
-          c: fc.integer({ min: 0, max: 2 ** 40 }),
-          m: fc.integer({ min: 1, max: 2 ** 45 }),
-          steps: fc.integer({ min: 0, max: 400 }),
+          SEED: fc.integer({ min: 0, max: 2 ** 40 }),
+          A: fc.integer({ min: 0, max: 2 ** 40 }),
+          B: fc.integer({ min: 0, max: 2 ** 40 }),
+          M: fc.integer({ min: 1, max: 2 ** 45 }),
+          K: fc.integer({ min: 0, max: 400 }),
         }),
         (inputs) => {
-          const { x0, a, c, m, steps } = inputs;
-          expect(solve('lcg', inputs)).toBe(naive(BigInt(x0), BigInt(a), BigInt(c), BigInt(m), steps));
+          const { SEED, A, B, M, K } = inputs;
+          expect(solve('lcg', inputs)).toBe(naive(BigInt(SEED), BigInt(A), BigInt(B), BigInt(M), K));
         },
       ),
       runs,
@@ -48,15 +48,15 @@ describe('gold solvers against naive references', () => {
     fc.assert(
       fc.property(
         fc.record({
-          base: fc.integer({ min: 0, max: 2 ** 40 }),
-          exponent: fc.integer({ min: 0, max: 3000 }),
-          modulus: fc.integer({ min: 1, max: 2 ** 40 }),
+          BASE: fc.integer({ min: 0, max: 2 ** 40 }),
+          EXP: fc.integer({ min: 0, max: 3000 }),
+          MOD: fc.integer({ min: 1, max: 2 ** 40 }),
         }),
         (inputs) => {
-          const m = BigInt(inputs.modulus);
+          const m = BigInt(inputs.MOD);
           let product = 1n % m;
-          for (let i = 0; i < inputs.exponent; i++) product = (product * BigInt(inputs.base)) % m;
-          expect(solve('modpow', inputs)).toBe(Number(product));
+          for (let i = 0; i < inputs.EXP; i++) product = (product * BigInt(inputs.BASE)) % m;
+          expect(solve('modpow', inputs)).toBe(product);
         },
       ),
       runs,
@@ -66,7 +66,7 @@ describe('gold solvers against naive references', () => {
   it('continued_frac: evaluate from the innermost term with reduced fractions', () => {
     const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 500 }), fc.array(fc.integer({ min: 1, max: 500 }), { maxLength: 5 }), (first, rest) => {
+      fc.property(fc.integer({ min: 0, max: 20_000 }), fc.array(fc.integer({ min: 1, max: 20_000 }), { maxLength: 9 }), (first, rest) => {
         const terms = [first, ...rest];
         // value = a_last; then value = a_i + 1 / value, as p/q, reducing each time.
         let [p, q] = [BigInt(terms.at(-1) as number), 1n];
@@ -75,7 +75,7 @@ describe('gold solvers against naive references', () => {
           const g = gcd(p, q);
           [p, q] = [p / g, q / g];
         }
-        expect(solve('continued_frac', { terms })).toBe(Number(p));
+        expect(solve('continued_frac', { TERMS: terms })).toBe(p);
       }),
       runs,
     );
@@ -87,16 +87,25 @@ describe('gold solvers against naive references', () => {
       fc.property(
         fc
           .subarray(smallPrimes, { minLength: 1, maxLength: 4 })
-          .chain((moduli) => fc.tuple(fc.constant(moduli), fc.tuple(...moduli.map((m) => fc.integer({ min: 0, max: 3 * m }))))),
-        ([moduli, residues]) => {
+          .chain((moduli) => fc.tuple(fc.constant(moduli), fc.tuple(...moduli.map((m) => fc.integer({ min: 0, max: m - 1 }))))),
+        ([moduli, remainders]) => {
           const product = moduli.reduce((a, b) => a * b, 1);
           let x = 0;
-          while (x < product && !moduli.every((m, i) => x % m === (residues[i] as number) % m)) x++;
-          expect(solve('crt_solve', { residues, moduli })).toBe(x);
+          while (x < product && !moduli.every((m, i) => x % m === remainders[i])) x++;
+          expect(solve('crt_solve', { REMAINDERS: remainders, MODULI: moduli })).toBe(BigInt(x));
         },
       ),
       runs,
     );
+  });
+
+  it('crt_solve: golds beyond 2^53 satisfy every congruence exactly', () => {
+    const moduli = [2003, 2011, 2017, 2027, 2029, 2039];
+    const remainders = [1, 2000, 17, 2026, 5, 1000];
+    const x = solve('crt_solve', { REMAINDERS: remainders, MODULI: moduli });
+    expect(x).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
+    expect(x).toBeLessThan(moduli.reduce((a, m) => a * BigInt(m), 1n));
+    moduli.forEach((m, i) => expect(x % BigInt(m)).toBe(BigInt(remainders[i] as number)));
   });
 
   it('josephus: eliminate people from an explicit circle', () => {
@@ -108,7 +117,7 @@ describe('gold solvers against naive references', () => {
           index = (index + k - 1) % circle.length;
           circle.splice(index, 1);
         }
-        expect(solve('josephus', { n, k })).toBe(circle[0]);
+        expect(solve('josephus', { N: n, K: k })).toBe(BigInt(circle[0] as number));
       }),
       runs,
     );
@@ -118,15 +127,15 @@ describe('gold solvers against naive references', () => {
     fc.assert(
       fc.property(
         fc.record({
-          x0: fc.integer({ min: 0, max: 2 ** 25 }),
-          c: fc.integer({ min: 0, max: 2 ** 25 }),
-          m: fc.integer({ min: 1, max: 2 ** 25 }),
-          steps: fc.integer({ min: 0, max: 200 }),
+          X: fc.integer({ min: 0, max: 2 ** 25 }),
+          C: fc.integer({ min: 0, max: 2 ** 25 }),
+          MOD: fc.integer({ min: 1, max: 2 ** 25 }),
+          K: fc.integer({ min: 0, max: 200 }),
         }),
         (inputs) => {
-          let x = inputs.x0 % inputs.m;
-          for (let i = 0; i < inputs.steps; i++) x = (x * x + inputs.c) % inputs.m;
-          expect(solve('quadratic_map_mod', inputs)).toBe(x);
+          let x = inputs.X % inputs.MOD;
+          for (let i = 0; i < inputs.K; i++) x = (x * x + inputs.C) % inputs.MOD;
+          expect(solve('quadratic_map_mod', inputs)).toBe(BigInt(x));
         },
       ),
       runs,
@@ -135,46 +144,35 @@ describe('gold solvers against naive references', () => {
 
   it('xorshift_steps: BigInt shifts with an explicit 32-bit mask', () => {
     const mask = 0xffff_ffffn;
+    const shift = fc.integer({ min: 1, max: 31 });
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 0xffff_ffff }),
-        fc.integer({ min: 0, max: 200 }),
-        fc.tuple(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 })),
-        (x, steps, shifts) => {
-          const [l1, r, l2] = shifts.map(BigInt) as [bigint, bigint, bigint];
-          let state = BigInt(x);
-          for (let i = 0; i < steps; i++) {
-            state ^= (state << l1) & mask;
-            state ^= state >> r;
-            state ^= (state << l2) & mask;
-          }
-          expect(solve('xorshift_steps', { x, steps, shifts })).toBe(Number(state));
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 0xffff_ffff }), shift, shift, shift, fc.integer({ min: 0, max: 200 }), (x, a, b, c, k) => {
+        let state = BigInt(x);
+        for (let i = 0; i < k; i++) {
+          state ^= (state << BigInt(a)) & mask;
+          state ^= state >> BigInt(b);
+          state ^= (state << BigInt(c)) & mask;
+        }
+        expect(solve('xorshift_steps', { X: x, A: a, B: b, C: c, K: k })).toBe(state);
+      }),
       runs,
     );
   });
 
-  it('matrix_power_mod: step the (P, Q) registers one tick at a time', () => {
+  it('matrix_power_mod: multiply K copies one at a time, then sum the four entries', () => {
     const entry = fc.integer({ min: 0, max: 2 ** 30 });
     fc.assert(
       fc.property(
         fc.tuple(entry, entry, entry, entry),
-        fc.integer({ min: 0, max: 2000 }),
+        fc.integer({ min: 0, max: 500 }),
         fc.integer({ min: 1, max: 2 ** 30 }),
-        ([a, b, c, d], exponent, modulus) => {
+        ([a, b, c, d], k, modulus) => {
           const m = BigInt(modulus);
-          let [p, q] = [1n % m, 0n];
-          for (let i = 0; i < exponent; i++) [p, q] = [(BigInt(a) * p + BigInt(b) * q) % m, (BigInt(c) * p + BigInt(d) * q) % m];
-          const inputs = {
-            matrix: [
-              [a, b],
-              [c, d],
-            ],
-            exponent,
-            modulus,
-          };
-          expect(solve('matrix_power_mod', inputs)).toBe(Number(p));
+          const [A, B, C, D] = [a, b, c, d].map(BigInt) as [bigint, bigint, bigint, bigint];
+          // Rows of the running product P = M^i, unreduced entries folded mod m at each step.
+          let [p, q, r, s] = [1n, 0n, 0n, 1n];
+          for (let i = 0; i < k; i++) [p, q, r, s] = [(p * A + q * C) % m, (p * B + q * D) % m, (r * A + s * C) % m, (r * B + s * D) % m];
+          expect(solve('matrix_power_mod', { A: a, B: b, C: c, D: d, MOD: modulus, K: k })).toBe((p + q + r + s) % m);
         },
       ),
       runs,

@@ -60,10 +60,10 @@ describe('sessionMetrics on a hand-built session', () => {
     expect(sessionMetrics(handBuilt(2))).toMatchObject({ net: 1, optimum: 2, regret: 1 });
   });
 
-  it('excludes unresolved turns from eligibility and counts them', () => {
+  it('keeps unresolved turns eligible, as passes, and counts them (only turns never reached leave the denominators)', () => {
     const metrics = sessionMetrics(handBuilt(0, 'no-decision'));
-    expect(metrics).toMatchObject({ unresolved: 1, truncated: 0, firstOccurrenceTurns: 1, firstSightHazard: 1, decisionTurns: 3 });
-    expect(metrics.keepsByOccurrence[0]).toEqual({ eligible: 1, keeps: 1 });
+    expect(metrics).toMatchObject({ unresolved: 1, truncated: 0, firstOccurrenceTurns: 2, firstSightHazard: 0.5, decisionTurns: 3 });
+    expect(metrics.keepsByOccurrence[0]).toEqual({ eligible: 2, keeps: 1 });
   });
 
   it('counts turns a stopped session never reached as truncated, not unresolved', () => {

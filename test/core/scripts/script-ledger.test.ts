@@ -22,6 +22,11 @@ describe('R3 calls', () => {
       call: { tool: 'run_script', scriptId: 's2' },
     });
     expect(parseScriptCall(reply(['answer', '{"answer": 42}']))).toEqual({ resolved: true, call: { tool: 'answer', answer: '42' } });
+    // An integer beyond 2^53 keeps its digits (JSON.parse alone would round it).
+    expect(parseScriptCall(reply(['answer', '{"answer": 225679868598601123457}']))).toEqual({
+      resolved: true,
+      call: { tool: 'answer', answer: '225679868598601123457' },
+    });
   });
 
   it.each([
@@ -81,15 +86,34 @@ describe('the R3 ledger', () => {
 
 describe('gold matching', () => {
   it('accepts an equal number or integer text, and nothing else', () => {
-    expect(matchesGold(4120597, 4120597)).toBe(true);
-    expect(matchesGold('4120597', 4120597)).toBe(true);
-    expect(matchesGold(' 4120597 ', 4120597)).toBe(true);
-    expect(matchesGold('4120597.0', 4120597)).toBe(true);
-    expect(matchesGold('9007199254740993', 9007199254740992)).toBe(false); // exact, not via float
-    expect(matchesGold(4120598, 4120597)).toBe(false);
-    expect(matchesGold('pass', 0)).toBe(false);
-    expect(matchesGold('', 0)).toBe(false);
-    expect(matchesGold(null, 0)).toBe(false);
-    expect(matchesGold([4120597], 4120597)).toBe(false);
+    expect(matchesGold(4120597, '4120597')).toBe(true);
+    expect(matchesGold('4120597', '4120597')).toBe(true);
+    expect(matchesGold(' 4120597 ', '4120597')).toBe(true);
+    expect(matchesGold('+4120597', '4120597')).toBe(true);
+    expect(matchesGold('4120597.0', '4120597')).toBe(true);
+    expect(matchesGold('4.120597e6', '4120597')).toBe(true);
+    expect(matchesGold('41205970E-1', '4120597')).toBe(true);
+    expect(matchesGold('4120597.5', '4120597')).toBe(false);
+    expect(matchesGold('4.1205975e6', '4120597')).toBe(false);
+    expect(matchesGold(4120598, '4120597')).toBe(false);
+    expect(matchesGold(4120597.5, '4120597')).toBe(false);
+    expect(matchesGold('pass', '0')).toBe(false);
+    expect(matchesGold('', '0')).toBe(false);
+    expect(matchesGold('.', '0')).toBe(false);
+    expect(matchesGold('0.000', '0')).toBe(true);
+    expect(matchesGold(null, '0')).toBe(false);
+    expect(matchesGold([4120597], '4120597')).toBe(false);
+    expect(matchesGold('1e999999', '1')).toBe(false);
+  });
+
+  it('compares golds beyond 2^53 exactly, never through a double', () => {
+    const gold = '225679868598601123457'; // not a double: the nearest is 225679868598601121792
+    expect(matchesGold(gold, gold)).toBe(true);
+    expect(matchesGold(`${gold}.000`, gold)).toBe(true);
+    expect(matchesGold(BigInt(gold), gold)).toBe(true);
+    expect(matchesGold('225679868598601121792', gold)).toBe(false);
+    expect(matchesGold(Number(gold), gold)).toBe(false);
+    expect(matchesGold('9007199254740993', '9007199254740992')).toBe(false);
+    expect(matchesGold(2 ** 60, String(2n ** 60n))).toBe(true); // a double that is exactly the gold
   });
 });

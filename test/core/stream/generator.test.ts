@@ -122,8 +122,10 @@ describe('generateStream', () => {
       expect(item.t).toBe(index + 1);
       expect(item.role).toBe(stream.hot.includes(item.family) ? 'hot' : 'trap');
       const family = getFamily(item.family);
-      expect(item.answer).toBe(family.solve(item.inputs));
-      expect(item.text).toBe(family.render(item.inputs, item.cover));
+      expect(item.answer).toMatch(/^\d+$/);
+      expect(item.answer).toBe(family.solve(item.inputs).toString());
+      expect(item.cover).not.toBeNull();
+      expect(item.text).toBe(family.render(item.inputs, item.cover ?? -1));
     });
   });
 
@@ -133,7 +135,9 @@ describe('generateStream', () => {
     expect(streamHash(body)).toBe(hash);
     const tampered = {
       ...body,
-      items: body.items.map((item: { answer: number }, i: number) => (i === 5 ? { ...item, answer: item.answer + 1 } : item)),
+      items: body.items.map((item: { answer: string }, i: number) =>
+        i === 5 ? { ...item, answer: String(BigInt(item.answer) + 1n) } : item,
+      ),
     };
     expect(streamHash(tampered)).not.toBe(hash);
   });
@@ -152,5 +156,14 @@ describe('generateStream', () => {
     const hard = generateStream(2000, parseStreamConfig({ magnitude: 1000 }));
     expect(hard.items.map((i) => i.family)).toEqual(stream.items.map((i) => i.family));
     expect(hard.hash).not.toBe(stream.hash);
+  });
+
+  it('gives golds beyond 2^53 as exact decimal strings, and they survive the JSON round trip', () => {
+    const hard = generateStream(2000, parseStreamConfig({ magnitude: 1000 }));
+    const big = hard.items.filter((item) => BigInt(item.answer) > BigInt(Number.MAX_SAFE_INTEGER));
+    expect(big.length).toBeGreaterThan(0);
+    expect(JSON.parse(JSON.stringify(hard)).items.map((item: { answer: string }) => item.answer)).toEqual(
+      hard.items.map((item) => item.answer),
+    );
   });
 });

@@ -1,0 +1,168 @@
+import { sessionMetrics } from '../core/metrics/session-metrics.js';
+import { buildReplay } from '../core/scripts/build-replay.js';
+import type { ScriptMetrics } from '../core/scripts/script-metrics.js';
+import { classSequence, type Stream } from '../core/stream/stream.js';
+import { InputError } from '../core/errors.js';
+import type { Usage } from '../activities/providers/provider.js';
+import type { Termination } from '../activities/run-store/transcript.js';
+import {
+  messageRecord,
+  usageOf,
+  usageTotals,
+  type ImportedRecord,
+  type ImportedSession,
+  type SummaryDifference,
+} from './imported-session.js';
+import type { PaperScriptSession } from './paper-files.js';
+
+export interface ScriptSessionContext {
+  readonly path: string;
+  readonly seed: number;
+  readonly anthropic: boolean;
+}
+
+/** Whether a stored value (a submitted answer or a script's return) is exactly the gold integer. */
+export function isGold(value: number | bigint | string | null | undefined, gold: string): boolean {
+  if (value === null || value === undefined) return false;
+  if (typeof value === 'bigint') return value.toString() === gold;
+  const number = typeof value === 'number' ? value : Number(value.trim());
+  if (!Number.isInteger(number)) return false;
+  // A double beyond 2^53 stands for every integer that rounds to it: compare in doubles.
+  return Number.isSafeInteger(number) ? BigInt(number).toString() === gold : number === Number(gold);
+}
+
+const PROBLEM_HEADER = /PROBLEM\s+(\d+)\s+of\s+\d+/i;
+
+function terminationOf(session: PaperScriptSession): Termination {
+  if (session.stopped_on_budget) return 'budget-exhausted';
+  if (session.hit_cap) return 'token-cap';
+  return 'stream-end';
+}
+
+/**
+ * Reads one seed of an R3 arm (the paper's sessions.jsonl line) into our
+ * records. Commitments are the first authoring event on each hidden class,
+ * replayed through the whole stream (core/scripts/build-replay.ts); the
+ * script diagnostics come from the stored per-problem records, each answer
+ * and script return checked against the stored stream's gold.
+ */
+export function importScriptSession(session: PaperScriptSession, stream: Stream, context: ScriptSessionContext): ImportedSession {
+  const { path } = context;
+  const classes = classSequence(stream);
+  const gold = (index: number) => stream.items[index]?.answer ?? '';
+  for (const record of session.records) {
+    if (record.item_idx >= classes.length)
+      throw new InputError(`${path}: record for item ${record.item_idx} is outside the ${classes.length}-item stream`);
+  }
+  // Authoring events by problem; arms older than `scripts_authored` name a script where it first ran.
+  const authoredAt: number[] = [];
+  const firstRun = new Set<string>();
+  const authoredScripts: { t: number; name: string }[] = [];
+  for (const record of session.records) {
+    const names = record.scripts_authored ?? (record.scripts_run ?? []).filter((name) => !firstRun.has(name));
+    for (const name of record.scripts_run ?? []) firstRun.add(name);
+    for (const name of names) authoredScripts.push({ t: record.item_idx + 1, name });
+    if (names.length > 0) authoredAt.push(record.item_idx + 1);
+  }
+  let replayed;
+  try {
+    replayed = buildReplay(classes, session.budget, authoredAt);
+  } catch (error) {
+    throw new InputError(`${path}: ${(error as Error).message}`);
+  }
+  const replayMetrics = sessionMetrics(replayed);
+  const submittedCorrect = session.records.filter((r) => r.submitted && isGold(r.answer, gold(r.item_idx)));
+  // R3 is not scored (§3.4): its utility is the diagnostic "items answered correctly".
+  const metrics = {
+    ...replayMetrics,
+    utility: submittedCorrect.length,
+    net: submittedCorrect.length,
+    regret: replayMetrics.optimum - submittedCorrect.length,
+  };
+
+  const authoredOn = new Map(authoredScripts.map(({ t, name }) => [name, t]));
+  const runs = session.records.flatMap((record) => (record.runs ?? []).map((run) => ({ record, run })));
+  const returned = runs.filter(({ run }) => run.ret !== null && run.ret !== undefined);
+  const correctRuns = returned.filter(({ record, run }) => isGold(run.ret, gold(record.item_idx)));
+  const seenOccurrence = new Map<number, number>();
+  const occurrenceAt = classes.map((classId) => {
+    const occurrence = (seenOccurrence.get(classId) ?? 0) + 1;
+    seenOccurrence.set(classId, occurrence);
+    return occurrence;
+  });
+  const raw = session.records.filter((r) => r.submitted && !r.used_script);
+  const rawCorrect = raw.filter((r) => isGold(r.answer, gold(r.item_idx))).length;
+  const distinct = replayMetrics.commitments;
+  const script: ScriptMetrics = {
+    playedTurns: Math.max(0, ...session.turn_usages.map((u) => (u.problem ?? 0) + 1)),
+    builds: authoredScripts.length,
+    firstSightBuilds: authoredScripts.filter(({ t }) => occurrenceAt[t - 1] === 1).length,
+    distinctClassesBuilt: distinct,
+    rebuilds: authoredScripts.length - distinct,
+    writesRefused: session.n_refused_tool_calls ?? 0,
+    reuseRuns: runs.filter(({ record, run }) => authoredOn.get(run.script) !== record.item_idx + 1).length,
+    crossClassRunsRefused: session.n_cross_class_run_refused ?? 0,
+    scriptRuns: runs.length,
+    scriptReturns: returned.length,
+    scriptCorrect: correctRuns.length,
+    scriptSuccessRate: runs.length > 0 ? correctRuns.length / runs.length : null,
+    buildsCorrect: authoredScripts.filter(({ t, name }) =>
+      correctRuns.some(({ record, run }) => record.item_idx + 1 === t && run.script === name),
+    ).length,
+    rawAnswers: raw.length,
+    rawCorrect,
+    rawAccuracy: raw.length > 0 ? rawCorrect / raw.length : null,
+    creditedByScript: submittedCorrect.length - rawCorrect,
+    creditedByAnswer: rawCorrect,
+    zeroBuild: authoredScripts.length === 0,
+  };
+
+  const usages = session.turn_usages.map((usage) => usageOf(usage, context.anthropic));
+  const records: ImportedRecord[] = [];
+  const attemptsAt = new Map<number, number>();
+  session.turn_usages.forEach((usage, index) => {
+    const t = (usage.problem ?? 0) + 1;
+    const attempt = (attemptsAt.get(t) ?? 0) + 1;
+    attemptsAt.set(t, attempt);
+    const pruned = usage.tools !== undefined && usage.tools.length === 0;
+    records.push({
+      type: 'attempt',
+      t,
+      attempt,
+      outcome: pruned ? 'empty-reply' : 'ok',
+      usage: usages[index] as Usage,
+      ...(usage.response_model && { responseModel: usage.response_model }),
+    });
+  });
+  let problem = 1;
+  for (const message of session.transcript) {
+    const header = message.role === 'user' ? PROBLEM_HEADER.exec(message.content ?? '') : null;
+    if (header) problem = Number(header[1]);
+    records.push(messageRecord(problem, message));
+  }
+
+  const differences: SummaryDifference[] = [
+    { field: 'n_correct', stored: session.n_correct, ours: submittedCorrect.length },
+    { field: 'n_scripts_written', stored: session.n_scripts_written, ours: authoredScripts.length },
+  ]
+    .filter((d) => d.stored !== d.ours)
+    .map((d) => ({ seed: context.seed, ...d }));
+
+  return {
+    seed: context.seed,
+    stream,
+    modelKey: session.model_key,
+    termination: terminationOf(session),
+    decisions: replayed.decisions,
+    metrics,
+    script,
+    transcript: records,
+    usage: usageTotals(usages),
+    costUsd: session.actual_cost_usd ?? 0,
+    calls: usages.length,
+    decisionTurnsStored: 0,
+    responseModels: [...new Set(session.turn_usages.flatMap((u) => (u.response_model ? [u.response_model] : [])))],
+    differences,
+    reparse: null,
+  };
+}

@@ -1,0 +1,161 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { InputError } from '../core/errors.js';
+import { expandSweep, parseSweepConfig, type SweepConfig } from '../core/sweep/sweep-config.js';
+import { sessionKey } from '../core/sweep/session-spec.js';
+import { slug } from '../core/sweep/slug.js';
+import { readJsonIfExists } from '../activities/run-store/json-files.js';
+import { newManifest, type Manifest } from '../activities/run-store/manifest.js';
+import type { ImportProvenance } from '../activities/run-store/provenance.js';
+import { runLayout } from '../activities/run-store/run-layout.js';
+import type { SessionSummary } from '../activities/run-store/session-summary.js';
+import type { TranscriptRecord } from '../activities/run-store/transcript.js';
+import type { ImportedSession } from './imported-session.js';
+import type { ImportedArm } from './read-arm.js';
+
+export type ImportStatus = 'imported' | 'unchanged' | 'replaced';
+
+/** The run directory an arm is imported into: its source path with '/' as '__'. */
+export const importedRunName = (source: string) => slug(source.replaceAll('/', '__'));
+
+/** The sweep an imported arm would be: one cell, its seeds, its source settings. */
+function sweepOf(arm: ImportedArm): SweepConfig {
+  const s = arm.settings;
+  return parseSweepConfig(
+    {
+      name: importedRunName(arm.source),
+      models: [s.model],
+      rungs: [s.rung],
+      seeds: arm.sessions.map((session) => session.seed),
+      budgets: [s.budget],
+      charges: [s.charge],
+      reskins: [s.reskin ?? 'ball'],
+      announceN: [s.announceN],
+      stream: arm.streamConfig,
+      streams: arm.dir,
+      tokenCap: s.tokenCap,
+      unitCap: s.unitCap,
+      runCap: s.runCap,
+      emptyRetries: s.emptyRetries,
+      ...(s.r3End && { r3: { end: s.r3End } }),
+    },
+    `${arm.source}: settings`,
+  );
+}
+
+/** The files of one session: summary.json and transcript.jsonl, stamped with the import's time. */
+function sessionFiles(
+  session: ImportedSession,
+  config: SweepConfig,
+  at: string,
+): { summary: SessionSummary; transcript: TranscriptRecord[] } {
+  const spec = expandSweep(config).find((candidate) => candidate.seed === session.seed);
+  if (!spec) throw new Error(`no session for seed ${session.seed}`);
+  const key = sessionKey(spec);
+  const retried = new Set(session.transcript.flatMap((r) => (r.type === 'attempt' && r.outcome !== 'ok' ? [r.t] : [])));
+  const summary: SessionSummary = {
+    sessionKey: key,
+    spec,
+    streamHash: session.stream.hash,
+    termination: session.termination,
+    mechanicalFailure: false,
+    decisions: session.decisions,
+    metrics: session.metrics,
+    ...(session.script && { script: { turns: [], metrics: session.script } }),
+    responseModels: session.responseModels,
+    modelMismatch: false,
+    usage: session.usage,
+    costUsd: session.costUsd,
+    attempts: { total: session.calls, transportErrors: 0, permanentErrors: 0, retriedTurns: retried.size },
+    finishedAt: at,
+  };
+  const transcript: TranscriptRecord[] = [
+    { type: 'session', at, sessionKey: key, spec, streamHash: session.stream.hash, system: '', tools: [] },
+    ...session.transcript.map((record): TranscriptRecord => {
+      if (record.type === 'attempt') {
+        const { t, attempt, outcome, usage, responseModel } = record;
+        return {
+          type: 'attempt',
+          at,
+          t,
+          attempt,
+          activityAttempt: attempt,
+          latencyMs: 0,
+          outcome,
+          usage,
+          usageEstimated: false,
+          ...(responseModel && { responseModel }),
+        };
+      }
+      return { ...record, at };
+    }),
+    { type: 'end', at, termination: session.termination },
+  ];
+  return { summary, transcript };
+}
+
+const sameFiles = (a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([path, hash]) => b[path] === hash);
+
+function describeChange(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string {
+  const changed = Object.keys(after).filter((path) => path in before && before[path] !== after[path]).length;
+  const added = Object.keys(after).filter((path) => !(path in before)).length;
+  const removed = Object.keys(before).filter((path) => !(path in after)).length;
+  return [changed && `${changed} changed`, added && `${added} added`, removed && `${removed} removed`].filter(Boolean).join(', ');
+}
+
+/**
+ * Writes an imported arm as an ordinary run directory under `outDir`. Writing
+ * goes to a temporary directory renamed into place, so nothing half-written is
+ * ever left. The same source imported again changes nothing; a changed source
+ * under an existing import is refused unless `replace`.
+ */
+export async function writeImportedArm(
+  arm: ImportedArm,
+  outDir: string,
+  options: { root: string; replace: boolean },
+): Promise<{ status: ImportStatus; runDir: string }> {
+  const name = importedRunName(arm.source);
+  const runDir = join(outDir, name);
+  const existing = await readJsonIfExists<Manifest>(runLayout.manifest(runDir)).catch(() => undefined);
+  if (existsSync(runDir)) {
+    if (!existing?.import) throw new InputError(`${runDir}: exists and is not an import; choose another --out`);
+    if (existing.import.source === arm.source && sameFiles(existing.import.files, arm.files)) return { status: 'unchanged', runDir };
+    if (!options.replace) {
+      throw new InputError(
+        `${runDir}: already holds an import of ${existing.import.source} from other files (${describeChange(existing.import.files, arm.files)}); pass --replace to overwrite it`,
+      );
+    }
+  }
+  const importedAt = new Date().toISOString();
+  const config = sweepOf(arm);
+  const provenance: ImportProvenance = { source: arm.source, root: options.root, files: arm.files, settings: arm.settings, importedAt };
+  const temporary = join(outDir, `.${name}.importing-${process.pid}`);
+  await rm(temporary, { recursive: true, force: true });
+  try {
+    const write = async (path: string, text: string) => {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, text);
+    };
+    const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+    await write(runLayout.manifest(temporary), json(newManifest(config, provenance)));
+    for (const session of arm.sessions) {
+      const { summary, transcript } = sessionFiles(session, config, importedAt);
+      await write(runLayout.stream(temporary, session.seed), json(session.stream));
+      await write(runLayout.summary(temporary, summary.spec), json(summary));
+      await write(runLayout.transcript(temporary, summary.spec), transcript.map((record) => JSON.stringify(record)).join('\n') + '\n');
+    }
+    if (existsSync(runDir)) {
+      const old = join(outDir, `.${name}.replaced-${process.pid}`);
+      await rename(runDir, old);
+      await rename(temporary, runDir);
+      await rm(old, { recursive: true, force: true });
+      return { status: 'replaced', runDir };
+    }
+    await rename(temporary, runDir);
+    return { status: 'imported', runDir };
+  } finally {
+    await rm(temporary, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../infra/project-root.js';
+
+/**
+ * The paper authors' published runs (a subset), beside the repository at
+ * ../shared/paper-artifacts/runs. Tests that read them skip, saying why, where
+ * the directory is absent.
+ */
+export const PAPER_RUNS = join(projectRoot(), '..', 'shared', 'paper-artifacts', 'runs');
+export const HAVE_PAPER_RUNS = existsSync(PAPER_RUNS);
+export const NO_PAPER_RUNS = `skipped: the paper's run artifacts are not at ${PAPER_RUNS}`;
+
+/** The paper's LaTeX source, beside the artifacts. */
+export const PAPER_TEX = join(projectRoot(), '..', 'shared', 'paper', 'allocbench.tex');
