@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { readJsonIfExists } from '../../activities/run-store/json-files.js';
@@ -134,12 +135,22 @@ async function readStream(path: string, exclusions: Exclusion[], what: string): 
   }
 }
 
+/** A run directory, or a directory of them (an import's --out, a runs/ folder): the run directories it names. */
+function runDirectoriesIn(path: string): string[] {
+  if (!existsSync(path) || existsSync(runLayout.manifest(path))) return [path];
+  const children = readdirSync(path, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(runLayout.manifest(join(path, entry.name))))
+    .map((entry) => join(path, entry.name))
+    .sort();
+  return children.length > 0 ? children : [path];
+}
+
 /** Reads run directories for analysis. Never talks to Temporal and never throws on bad data: it excludes and says why. */
 export async function loadRuns(runDirs: readonly string[]): Promise<LoadedRuns> {
   const exclusions: Exclusion[] = [];
   const runs: LoadedRun[] = [];
   const sessions: LoadedSession[] = [];
-  for (const runDir of runDirs) {
+  for (const runDir of runDirs.flatMap(runDirectoriesIn)) {
     const loaded = await loadRun(runDir, exclusions);
     if (!loaded) continue;
     runs.push(loaded.run);

@@ -6,7 +6,7 @@ export function registerAnalyze(program: Command): void {
   program
     .command('analyze')
     .description("the paper's tables (Markdown, CSV, LaTeX), figures (SVG, PNG) and an offline HTML report from run directories")
-    .argument('<run-dir...>', 'run directories (runs/<name>)')
+    .argument('<run-dir...>', "run directories (runs/<name>), or directories of them such as an import's --out")
     .requiredOption('--out <dir>', 'where to write the report')
     .action(async (runDirs: string[], flags: { out: string }) => {
       const summary = await writeReport(

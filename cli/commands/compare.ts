@@ -12,7 +12,7 @@ export function registerCompare(program: Command): void {
     .description(
       'two models (or checkpoints of one) on paired seeds at every framing both ran: first-sight and Score, B − A with intervals',
     )
-    .argument('<run-dir...>', 'run directories holding both arms')
+    .argument('<run-dir...>', 'run directories holding both arms, or directories of them')
     .requiredOption('--a <model>', 'the reference arm, e.g. gguf/models/base.gguf')
     .requiredOption('--b <model>', 'the arm compared with it')
     .option('--out <dir>', 'also write the table as Markdown, CSV and LaTeX here')
