@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { conversation } from '../core/chat/conversation.js';
-import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { parseReply } from '../core/rungs/parse-reply.js';
 import { toolResults } from '../core/rungs/tool-results.js';
@@ -9,7 +8,7 @@ import { turnMessage } from '../core/rungs/turn-message.js';
 import { nextDecisionPoint } from '../core/session/replay.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
 import type { Action } from '../core/session/session-state.js';
-import { framingOf, sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
+import { framingOf, isLocalModel, maxOutputTokens, sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
 import { callProvider } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { runLayout } from './run-store/run-layout.js';
@@ -67,14 +66,16 @@ export function createModelActivities(providers: ProviderRegistry) {
         {
           system: systemPrompt(framing),
           messages: conversation(transcript.turns.map(exchange), user),
-          tools: toolSpecs(spec.rung),
-          toolChoice: 'auto',
-          maxOutputTokens: MAX_OUTPUT_TOKENS[spec.rung],
+          tools: toolSpecs(framingOf(spec)),
+          // The paper's local models were made to call a tool at the tool rungs.
+          toolChoice: isLocalModel(spec.model) && rung !== 'R0' ? 'required' : 'auto',
+          temperature: spec.temperature,
+          maxOutputTokens: maxOutputTokens(spec),
           conversationKey: key,
           observation: point.observation,
         },
         { runDir, spec, sessionKey: key, transcriptPath: path, t, previous: transcript.attemptsSinceResume(t) },
-        (reply) => parseReply(rung, reply),
+        (reply) => parseReply(rung, reply, { strict: spec.strictParse }),
       );
       if (outcome.kind === 'stopped') return outcome;
       const { response, parsed } = outcome;
@@ -84,7 +85,8 @@ export function createModelActivities(providers: ProviderRegistry) {
         occurrence: point.observation.occurrence,
         action: parsed.action,
         resolved: parsed.resolved,
-        ...(!parsed.resolved && { failure: parsed.failure }),
+        ...(parsed.resolved && { how: parsed.how }),
+        ...(parsed.failure && { failure: parsed.failure }),
       };
       await appendRecord(path, {
         type: 'turn',
@@ -92,9 +94,9 @@ export function createModelActivities(providers: ProviderRegistry) {
         t,
         user,
         reply: { text: response.text, toolCalls: response.toolCalls },
-        toolResults: toolResults(framing, point, response, parsed),
+        toolResults: rung === 'R0' ? [] : toolResults(rung, response, parsed),
         decision,
-        ...(!parsed.resolved && { detail: parsed.detail }),
+        ...(parsed.detail && { detail: parsed.detail }),
         usage: response.usage,
         responseModel: response.responseModel,
       });

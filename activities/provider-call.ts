@@ -1,7 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ModelReply } from '../core/chat/messages.js';
+import type { ChatMessage, ModelReply } from '../core/chat/messages.js';
 import type { DecisionFailure } from '../core/session/session-record.js';
-import { isUrnRung } from '../core/rungs/rung.js';
+import { formatReminder } from '../core/rungs/format-reminder.js';
+import type { Rung } from '../core/rungs/rung.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { withHeartbeat } from './heartbeat.js';
 import { identityMatches } from './providers/model-identity.js';
@@ -38,13 +39,38 @@ function seedFor(sessionKey: string, t: number, attempt: number): number {
   return hash;
 }
 
+/** The rungs whose decision is a tool call: the probe, R1 and R2 (R0 answers in text; R3 has its own tools). */
+function isToolRung(rung: Rung): rung is 'probe' | 'R1' | 'R2' {
+  return rung === 'probe' || rung === 'R1' || rung === 'R2';
+}
+
+/**
+ * A reply that stopped at the output limit without giving a decision is
+ * unresolved as 'cut-off' (HARNESS.md, limits), whatever the reader found
+ * missing; a decision given before the limit stands.
+ */
+export function cutOff<P extends Parsed>(parsed: P, response: Pick<GenerateResponse, 'stopReason'>, maxOutputTokens: number): P {
+  if (parsed.resolved || response.stopReason !== 'length') return parsed;
+  const detail = 'detail' in parsed && typeof parsed.detail === 'string' ? `; ${parsed.detail}` : '';
+  return { ...parsed, failure: 'cut-off', detail: `reply stopped at the ${maxOutputTokens}-token output limit${detail}` };
+}
+
 /**
  * Calls the provider for one decision turn under the rerun rules, recording
  * every attempt. A transport error is retried by Temporal after 1.5 s × its
  * number (or the provider's retry-after, if longer), at most three in all; a
- * permanent error stops the session. A local model's reply without a tool
- * call is sampled again, up to the session's empty-fence retries, each
- * attempt kept. Returns the reply that stands, parsed by the rung's `parse`.
+ * permanent error stops the session.
+ *
+ * Empty-fence retries (paper F.5, HARNESS.md): at a tool rung, a local
+ * model's reply with no tool call (after the provider's recovery of calls
+ * left in the text) is dropped, and the same turn is asked again with a short
+ * format reminder after the turn's message: the conversation plus one user
+ * message, never the failed reply. `spec.emptyRetries` (the paper's efr N)
+ * counts every call of the turn, the first included: at most N calls, then
+ * the turn is unresolved. A reply cut off by the output limit is not asked
+ * again; without a decision it is unresolved as 'cut-off'. Every attempt is
+ * recorded, a dropped reply with it. Returns the reply that stands, parsed by
+ * the rung's `parse`.
  */
 export async function callProvider<P extends Parsed>(
   provider: Provider,
@@ -66,12 +92,19 @@ export async function callProvider<P extends Parsed>(
       activityAttempt: context.info.attempt,
       ...fields,
     });
+  const rung = spec.rung;
+  const emptyFence = provider.local && isToolRung(rung);
   for (;;) {
     attempt++;
     const started = Date.now();
+    // A re-ask after an empty reply: the turn's conversation, then the reminder (the empty reply is dropped).
+    const reminder = emptyFence && emptyReplies > 0 ? formatReminder(rung) : undefined;
+    const messages: readonly ChatMessage[] = reminder ? [...request.messages, { role: 'user', content: reminder }] : request.messages;
     let response: GenerateResponse;
     try {
-      response = await withHeartbeat(() => provider.generate({ ...request, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }));
+      response = await withHeartbeat(() =>
+        provider.generate({ ...request, messages, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }),
+      );
     } catch (error) {
       const { errorClass, retryAfterMs } = provider.classify(error);
       const message = redactSecrets(error instanceof Error ? error.message : String(error));
@@ -79,6 +112,7 @@ export async function callProvider<P extends Parsed>(
         latencyMs: Date.now() - started,
         outcome: errorClass === 'permanent' ? 'permanent-error' : 'transport-error',
         error: message,
+        ...(reminder && { reminder }),
         usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
         usageEstimated: false,
       });
@@ -92,22 +126,28 @@ export async function callProvider<P extends Parsed>(
         nextRetryDelay: delayMs,
       });
     }
-    const parsed = parse(response);
+    const parsed = cutOff(parse(response), response, request.maxOutputTokens);
     const costUsd = response.costUsd ?? (spec.price ? costOf(response.usage, spec.price) : provider.local ? 0 : undefined);
-    const resample =
-      provider.local && !isUrnRung(spec.rung) && !parsed.resolved && parsed.failure === 'no-decision' && emptyReplies < spec.emptyRetries;
+    const askAgain =
+      emptyFence &&
+      !parsed.resolved &&
+      response.toolCalls.length === 0 &&
+      response.stopReason !== 'length' &&
+      emptyReplies + 1 < spec.emptyRetries;
     await record({
       latencyMs: Date.now() - started,
-      outcome: resample ? 'empty-reply' : 'ok',
+      outcome: askAgain ? 'empty-reply' : 'ok',
+      ...(response.stopReason !== null && { stopReason: response.stopReason }),
+      ...(reminder && { reminder }),
       usage: response.usage,
       usageEstimated: response.usageEstimated,
       ...(costUsd !== undefined && { costUsd }),
       responseModel: response.responseModel,
       modelMatches: identityMatches(provider.apiModel, response.responseModel),
-      ...(resample && { reply: { text: response.text, toolCalls: response.toolCalls } }),
+      ...(askAgain && { reply: { text: response.text, toolCalls: response.toolCalls } }),
     });
     if (costUsd) await recordCost(call.runDir, { at: new Date().toISOString(), session: call.sessionKey, t, costUsd });
-    if (!resample) return { kind: 'reply', response, parsed };
+    if (!askAgain) return { kind: 'reply', response, parsed };
     emptyReplies++;
   }
 }

@@ -58,6 +58,7 @@ export function createScriptTurnActivity(providers: ProviderRegistry) {
         messages: conversation(scriptExchanges(transcript, spec.budget), user),
         tools: scriptToolSpecs(),
         toolChoice: 'auto',
+        temperature: spec.temperature,
         maxOutputTokens: MAX_OUTPUT_TOKENS.R3,
         conversationKey: key,
         observation: point.observation,

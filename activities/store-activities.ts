@@ -52,7 +52,7 @@ export function createStoreActivities() {
           spec,
           streamHash: stream.hash,
           system: systemPrompt(framing),
-          tools: toolSpecs(spec.rung),
+          tools: toolSpecs(framingOf(spec)),
         });
       } else if (transcript.start.streamHash !== stream.hash) {
         throw new Error(`${path}: recorded with stream ${transcript.start.streamHash.slice(0, 12)}, now ${stream.hash.slice(0, 12)}`);

@@ -45,13 +45,18 @@ export function ladders(arms: readonly Arm[]): Ladder[] {
     ladder.candidates.set(rung as LadderRung, [...(ladder.candidates.get(rung as LadderRung) ?? []), arm]);
     found.set(id, ladder);
   }
-  return [...found.values()].map(({ key, candidates }) => {
-    const rungs: Partial<Record<LadderRung, Arm>> = {};
-    const scored: Partial<Record<ScoredRung, Arm>> = {};
-    for (const [rung, arms] of candidates) {
-      rungs[rung] = best(arms, 'timing');
-      if (rung !== 'R3') scored[rung] = best(arms, 'score');
-    }
-    return { key, rungs, scored };
-  });
+  // The authors' economic cells feed a ladder only beside a model's dedicated arms (GPT's R0 and R2 at B = 3);
+  // a budget with economic cells alone (B = 1, 5) is the economic surface, not a ladder.
+  const dedicated = (arms: readonly Arm[]) => arms.some((arm) => !isEconomicCell(arm));
+  return [...found.values()]
+    .filter(({ candidates }) => [...candidates.values()].some(dedicated))
+    .map(({ key, candidates }) => {
+      const rungs: Partial<Record<LadderRung, Arm>> = {};
+      const scored: Partial<Record<ScoredRung, Arm>> = {};
+      for (const [rung, arms] of candidates) {
+        rungs[rung] = best(arms, 'timing');
+        if (rung !== 'R3') scored[rung] = best(arms, 'score');
+      }
+      return { key, rungs, scored };
+    });
 }

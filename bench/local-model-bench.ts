@@ -47,7 +47,16 @@ const generationSeconds = (performance.now() - firstTokenAt) / 1000;
 // Cacheable share over a 60-turn R0 session: an agent that never keeps faces all 60 draws.
 const stream = generateStream(2000, { length: 60, budget: 3, hotCount: 3, hotMass: 0.85, magnitude: 100 });
 const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
-const framing = { rung: 'R0' as const, horizon: 60, budget: 3, charge: 0, classCount: 8, announceN: true, reskin: 'ball' as const };
+const framing = {
+  rung: 'R0' as const,
+  horizon: 60,
+  budget: 3,
+  charge: 0,
+  economic: false,
+  classCount: 8,
+  announceN: true,
+  reskin: 'ball' as const,
+};
 const system = systemPrompt(framing);
 const exchanges: { user: string; reply: { text: string; toolCalls: [] }; toolResults: [] }[] = [];
 const decided: { action: 'pass' }[] = [];

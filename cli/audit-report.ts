@@ -15,6 +15,10 @@ export interface AuditedTurn {
     readonly at: string;
     readonly latencyMs: number;
     readonly error?: string;
+    /** Why the reply ended (end, tool-use, length, content-filter, other), where the provider said. */
+    readonly stopReason?: AttemptRecord['stopReason'];
+    /** This attempt re-asked the turn with the format reminder (empty-fence retry). */
+    readonly reminded?: true;
     readonly tokens: number;
   }[];
   /** Activity attempts that left no record: a worker died mid-call. */
@@ -29,35 +33,50 @@ export interface AuditReport {
   readonly attempts: number;
   readonly retriedTurns: number;
   readonly unresolvedTurns: number;
+  /** Unresolved turns whose reply stopped at the output limit before giving a decision. */
+  readonly cutOffTurns: number;
   readonly lostAttempts: number;
   readonly turns: readonly AuditedTurn[];
 }
 
-/** What turn t decided (R3: what its call did, and how its script ran), and whether it was unresolved. */
-function describeTurn(transcript: Transcript, t: number): { decision: string; unresolved: boolean } {
+interface TurnDescription {
+  readonly decision: string;
+  readonly unresolved: boolean;
+  readonly cutOff: boolean;
+}
+
+/** What turn t decided (R3: what its call did, and how its script ran), whether it was unresolved, and whether its reply was cut off. */
+function describeTurn(transcript: Transcript, t: number): TurnDescription {
   const turn = transcript.turns.find((candidate) => candidate.t === t);
   if (turn) {
     const { action, resolved, failure } = turn.decision;
+    const cutOff = failure === 'cut-off';
+    const why = cutOff ? 'cut off' : failure;
     return {
-      decision: resolved ? action : `${action} (unresolved: ${failure}${turn.detail ? `, ${turn.detail}` : ''})`,
+      decision: resolved ? action : `${action} (unresolved: ${why}${turn.detail ? `, ${turn.detail}` : ''})`,
       unresolved: !resolved,
+      cutOff,
     };
   }
   const scriptTurn = transcript.scriptTurns.find((candidate) => candidate.t === t);
-  if (!scriptTurn) return { decision: 'no decision recorded', unresolved: false };
+  if (!scriptTurn) return { decision: 'no decision recorded', unresolved: false, cutOff: false };
   const { action } = scriptTurn;
-  if (action.kind === 'unresolved') return { decision: `unresolved: ${action.failure}, ${action.detail}`, unresolved: true };
+  if (action.kind === 'unresolved') {
+    const cutOff = action.failure === 'cut-off';
+    const why = cutOff ? 'cut off' : action.failure;
+    return { decision: `unresolved: ${why}, ${action.detail}`, unresolved: true, cutOff };
+  }
   const run = transcript.executions.get(t);
   const script = 'scriptId' in action ? ` ${action.scriptId}` : '';
   const outcome = run ? (run.outcome.ok ? (run.correct ? ': correct' : ': wrong answer') : `: ${run.outcome.kind}`) : '';
-  return { decision: `${action.kind}${script}${outcome}`, unresolved: false };
+  return { decision: `${action.kind}${script}${outcome}`, unresolved: false, cutOff: false };
 }
 
-/** Retries and unresolved decisions per turn, from the transcripts (Temporal's history does not keep attempts). */
+/** Retries, unresolved and cut-off decisions per turn, from the transcripts (Temporal's history does not keep attempts). */
 export async function auditRun(runDir: string): Promise<AuditReport> {
   const manifest = await readManifest(runDir);
   const turns: AuditedTurn[] = [];
-  let [sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, lostAttempts] = [0, 0, 0, 0, 0, 0];
+  let [sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, cutOffTurns, lostAttempts] = [0, 0, 0, 0, 0, 0, 0];
   for (const spec of expandSweep(manifest.config)) {
     const transcript = await readTranscript(runLayout.transcript(runDir, spec));
     if (!transcript.start) continue;
@@ -67,7 +86,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
       if (record.type === 'attempt') byTurn.set(record.t, [...(byTurn.get(record.t) ?? []), record]);
     }
     for (const [t, records] of byTurn) {
-      const { decision, unresolved } = describeTurn(transcript, t);
+      const { decision, unresolved, cutOff } = describeTurn(transcript, t);
       decisionTurns++;
       attempts += records.length;
       const lost = Math.max(0, Math.max(...records.map((r) => r.activityAttempt)) - records.length);
@@ -75,6 +94,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
       const retried = records.length > 1 || records.some((r) => r.outcome !== 'ok');
       if (retried) retriedTurns++;
       if (unresolved) unresolvedTurns++;
+      if (cutOff) cutOffTurns++;
       if (!retried && !unresolved && lost === 0) continue;
       turns.push({
         session: sessionKey(spec),
@@ -86,6 +106,8 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
           at: r.at,
           latencyMs: r.latencyMs,
           ...(r.error && { error: r.error }),
+          ...(r.stopReason && { stopReason: r.stopReason }),
+          ...(r.reminder !== undefined && { reminded: true as const }),
           tokens: r.usage.inputTokens + r.usage.outputTokens,
         })),
         lostAttempts: lost,
@@ -93,5 +115,5 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
       });
     }
   }
-  return { runDir, sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, lostAttempts, turns };
+  return { runDir, sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, cutOffTurns, lostAttempts, turns };
 }

@@ -71,7 +71,7 @@ function userMessages(spec: SessionSpec, stream: Stream, setting: SessionSetting
 function estimateSession(spec: SessionSpec, stream: Stream, decide: Decide, outputShare: number): SessionEstimate {
   const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
   const replyTokens = Math.round(MAX_OUTPUT_TOKENS[spec.rung] * outputShare);
-  let conversationChars = systemPrompt(framingOf(spec)).length + JSON.stringify(toolSpecs(spec.rung)).length;
+  let conversationChars = systemPrompt(framingOf(spec)).length + JSON.stringify(toolSpecs(framingOf(spec))).length;
   let previousInput = 0;
   const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
   for (const user of userMessages(spec, stream, setting, decide)) {

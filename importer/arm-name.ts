@@ -1,4 +1,14 @@
 import type { Rung } from '../core/rungs/rung.js';
+import type { Reskin } from '../core/rungs/vocabulary.js';
+
+/** The authors' vocabulary names (`_vocab-<name>`, a session's `vocab`) for our reskins. */
+export const AUTHORS_VOCABULARIES: Readonly<Record<string, Reskin>> = {
+  ball: 'ball',
+  treasure_chest: 'chest',
+  chest: 'chest',
+  quiver: 'quiver',
+  cauldron: 'cauldron',
+};
 
 /**
  * What an arm's directory name says, in the authors' naming (paper-artifacts
@@ -37,7 +47,7 @@ const PREFIXES: readonly (readonly [string, Rung])[] = [
   ['arm_a1_announce_', 'R3'],
 ];
 
-export const ECONOMIC_PREFIX = 'economic_surface_';
+const ECONOMIC_PREFIX = 'economic_surface_';
 
 /** Top-level names under the authors' runs/ that hold no arm. */
 export function isKnownNonArm(name: string): boolean {
@@ -72,9 +82,11 @@ function readSuffix(rest: string): Omit<ArmName, 'rung' | 'budget' | 'charge'> {
   const modelParts = firstToken === -1 ? parts : parts.slice(0, firstToken);
   const tokens: string[] = [];
   for (const part of firstToken === -1 ? [] : parts.slice(firstToken)) {
-    // A vocabulary may itself contain '_' (treasure_chest): an unknown part right after it continues it.
+    // A vocabulary may itself contain '_' (treasure_chest): a part that continues a known name belongs to it.
     const last = tokens.at(-1);
-    if (!isToken(part) && last?.startsWith('vocab-')) tokens[tokens.length - 1] = `${last}_${part}`;
+    const joined = `${last?.slice('vocab-'.length)}_${part}`;
+    const continues = last?.startsWith('vocab-') && Object.keys(AUTHORS_VOCABULARIES).some((name) => name.startsWith(joined));
+    if (!isToken(part) && continues) tokens[tokens.length - 1] = `${last}_${part}`;
     else tokens.push(part);
   }
   const find = (prefix: string) => tokens.find((token) => token.startsWith(prefix));

@@ -1,7 +1,7 @@
 import type { ModelReply } from '../core/chat/messages.js';
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { sessionMetrics, type SessionMetrics } from '../core/metrics/session-metrics.js';
-import { parseReply } from '../core/rungs/parse-reply.js';
+import { parseReply, type ReadRule } from '../core/rungs/parse-reply.js';
 import type { DecisionRung } from '../core/rungs/rung.js';
 import { withTruncatedTail } from '../core/session/replay.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
@@ -31,6 +31,8 @@ export interface DecisionSessionContext {
 }
 
 const COMMITS = new Set(['KEEP', 'CLAIM_SOLVER']);
+/** The authors' names for how a reply was read, where they are also ours. */
+const READ_RULES: readonly ReadRule[] = ['tag', 'lead', 'scan', 'tool'];
 
 /** A stored turn's reply as the model gave it: the final attempt's text and, from the message history, its tool calls and their results. */
 interface StoredExchange {
@@ -44,21 +46,26 @@ interface StoredExchange {
  * Finds each turn's prompt in the message history and takes the assistant
  * message that answered it (retried attempts are dropped from the history;
  * the reminders that asked again stay), with the tool results that followed.
+ * A turn whose reply is missing finds none, without taking the next turn's.
  */
 function exchanges(session: PaperDecisionSession): StoredExchange[] {
   const messages = session.messages ?? [];
   let cursor = 0;
-  return session.transcript.map((turn) => {
-    const start = messages.findIndex((m, i) => i >= cursor && m.role === 'user' && m.content === turn.prompt);
+  return session.transcript.map((turn, i) => {
+    const start = messages.findIndex((m, j) => j >= cursor && m.role === 'user' && m.content === turn.prompt);
     if (start === -1) return { reply: null, toolResults: [], reminders: 0 };
+    const nextPrompt = session.transcript[i + 1]?.prompt;
     let index = start + 1;
     let reminders = 0;
-    while (messages[index]?.role === 'user') {
+    while (messages[index]?.role === 'user' && messages[index]?.content !== nextPrompt) {
       reminders++;
       index++;
     }
     const answer = messages[index];
-    if (answer?.role !== 'assistant') return { reply: null, toolResults: [], reminders };
+    if (answer?.role !== 'assistant') {
+      cursor = index;
+      return { reply: null, toolResults: [], reminders };
+    }
     const toolResults: { toolCallId: string; content: string }[] = [];
     for (index++; messages[index]?.role === 'tool'; index++) {
       const result = messages[index] as PaperMessage;
@@ -69,25 +76,52 @@ function exchanges(session: PaperDecisionSession): StoredExchange[] {
   });
 }
 
+/** A re-ask repeats the turn's conversation plus a short reminder: its input grows by tens of tokens, not by a reply and a problem. */
+const RE_ASK_GROWTH = 80;
+
 /**
- * Provider calls per turn. The usage list has one entry per call with no turn
- * index: a turn asked again (a reminder in the history) took more than one. An
- * unresolved turn after retries took them all; the remaining calls go to the
- * other retried turns in order. Exact whenever the counts allow only one split.
+ * Provider calls per turn. The usage list has one entry per call and no turn
+ * index. A turn without a reminder in the history took one call; an
+ * unresolved turn after retries took all `cap`; a turn asked again and then
+ * answered took from 2 to `cap`, split where the input stops growing by a
+ * reminder's few tokens. `exact` is false when that split cannot account for
+ * every call (the remaining calls then go to the retried turns in order).
  */
-function callsPerTurn(session: PaperDecisionSession, found: readonly StoredExchange[], cap: number): number[] {
-  const calls = found.map((exchange, i) => {
-    if (exchange.reminders === 0) return 1;
-    return session.transcript[i]?.how === 'default' ? cap : 2;
-  });
-  let extra = session.turn_usages.length - calls.reduce((sum, n) => sum + n, 0);
-  for (let i = 0; i < calls.length && extra > 0; i++) {
-    if ((found[i]?.reminders ?? 0) === 0 || session.transcript[i]?.how === 'default') continue;
-    const add = Math.min(extra, cap - (calls[i] as number));
-    calls[i] = (calls[i] as number) + add;
-    extra -= add;
+export function callsPerTurn(
+  turns: readonly { readonly unresolved: boolean; readonly reminded: boolean }[],
+  inputs: readonly number[],
+  cap: number,
+): { calls: number[]; exact: boolean } {
+  const calls: number[] = [];
+  let next = 0;
+  for (const turn of turns) {
+    let n = 1;
+    if (turn.reminded && turn.unresolved) n = cap;
+    else if (turn.reminded) {
+      // Asked at least twice; further calls while the input grows by no more than a reminder.
+      const first = inputs[next] ?? 0;
+      n = Math.min(2, cap);
+      for (
+        let growth = (inputs[next + n] ?? -1) - first;
+        n < cap && growth >= 0 && growth < RE_ASK_GROWTH;
+        growth = (inputs[next + n] ?? -1) - first
+      )
+        n++;
+    }
+    calls.push(n);
+    next += n;
   }
-  return calls;
+  if (next === inputs.length) return { calls, exact: true };
+  // Fall back on the counts alone: unresolved turns take `cap`, the other retried turns share what remains.
+  const fallback = turns.map((turn) => (!turn.reminded ? 1 : turn.unresolved ? cap : 2));
+  let extra = inputs.length - fallback.reduce((sum, n) => sum + n, 0);
+  turns.forEach((turn, i) => {
+    if (!turn.reminded || turn.unresolved || extra <= 0) return;
+    const add = Math.min(extra, cap - (fallback[i] as number));
+    fallback[i] = (fallback[i] as number) + add;
+    extra -= add;
+  });
+  return { calls: fallback, exact: false };
 }
 
 const storedLabel = (decision: DecisionRecord) => (decision.resolved ? decision.action : 'unresolved');
@@ -110,12 +144,14 @@ export function importDecisionSession(session: PaperDecisionSession, stream: Str
       );
     }
     const resolved = turn.how !== 'default';
+    const how = READ_RULES.find((rule) => rule === turn.how);
     return {
       t,
       classId: turn.class_id,
       occurrence: turn.class_position,
       action: resolved && COMMITS.has(turn.decision) ? 'commit' : 'pass',
       resolved,
+      ...(resolved && how && { how }),
       ...(!resolved && { failure: 'no-decision' as const }),
     };
   });
@@ -130,7 +166,11 @@ export function importDecisionSession(session: PaperDecisionSession, stream: Str
   }
 
   const found = exchanges(session);
-  const calls = callsPerTurn(session, found, context.callsPerTurn);
+  const { calls } = callsPerTurn(
+    session.transcript.map((turn, i) => ({ unresolved: turn.how === 'default', reminded: (found[i]?.reminders ?? 0) > 0 })),
+    session.turn_usages.map((usage) => usage.input_tokens),
+    context.callsPerTurn,
+  );
   const usages = session.turn_usages.map((usage) => usageOf(usage, context.anthropic));
   const records: ImportedRecord[] = [];
   const disagreements: ReparseDisagreement[] = [];

@@ -71,7 +71,12 @@ export function findArms(paths: readonly string[]): { arms: FoundArm[]; problems
           path: dir,
           error: `not an arm of a known format (expected urn_*, urn_tool_*, claim_solver_*, claim_solver_code_*, arm_a1_announce*, or economic_surface_<model>/R0|R2/B_<B>/K_<K>)`,
         });
-      } else if (!arms.has(source)) {
+      } else if (arms.has(source)) {
+        problems.push({
+          path: dir,
+          error: `a second arm with the source path ${source} (the first is ${arms.get(source)?.dir}); import them separately`,
+        });
+      } else {
         arms.set(source, { dir, source, name, seeds });
       }
       return;

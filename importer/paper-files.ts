@@ -13,7 +13,7 @@ import { parseJsonExact } from '../activities/run-store/json-files.js';
 const count = z.number().int().min(0);
 const exactInteger = z.union([z.number(), z.bigint()]);
 
-export const paperUsageSchema = z.looseObject({
+const paperUsageSchema = z.looseObject({
   input_tokens: count,
   output_tokens: count,
   cache_read_tokens: count.optional(),
@@ -25,7 +25,7 @@ export const paperUsageSchema = z.looseObject({
 });
 export type PaperUsage = z.infer<typeof paperUsageSchema>;
 
-export const paperMessageSchema = z.looseObject({
+const paperMessageSchema = z.looseObject({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.string().nullable().optional(),
   tool_call_id: z.string().optional(),
@@ -82,7 +82,7 @@ export const paperDecisionSessionSchema = z.looseObject({
       class_id: count,
       class_position: count.min(1),
       decision: z.enum(['KEEP', 'PASS', 'CLAIM_SOLVER', 'SKIP_SOLVER']),
-      how: z.string(),
+      how: z.enum(['tag', 'lead', 'scan', 'tool', 'default']),
       prompt: z.string().optional(),
       reply: z.string().nullable().optional(),
       response_model: z.string().nullable().optional(),
@@ -95,6 +95,7 @@ export type PaperDecisionSession = z.infer<typeof paperDecisionSessionSchema>;
 
 export const paperScriptSessionSchema = z.looseObject({
   model_key: z.string().min(1),
+  model: z.string().optional(),
   budget: count.min(1),
   n_correct: count,
   n_scripts_written: count,

@@ -9,6 +9,7 @@ import { RESKINS, type Reskin } from '../core/rungs/vocabulary.js';
 import { parseJsonExact } from '../activities/run-store/json-files.js';
 import type { SourceSettings } from '../activities/run-store/provenance.js';
 import { paperStreamPath } from '../activities/run-store/stream-source.js';
+import { AUTHORS_VOCABULARIES } from './arm-name.js';
 import { importDecisionSession } from './decision-session.js';
 import { relativeTo, rootOf, type FoundArm } from './find-arms.js';
 import type { ImportedSession } from './imported-session.js';
@@ -34,21 +35,12 @@ export interface ImportedArm {
   readonly files: Readonly<Record<string, string>>;
 }
 
-/** The authors' vocabulary names for our reskins. */
-const VOCABULARY: Readonly<Record<string, Reskin>> = {
-  ball: 'ball',
-  treasure_chest: 'chest',
-  chest: 'chest',
-  quiver: 'quiver',
-  cauldron: 'cauldron',
-};
-
 function reskinOf(vocab: string | null, where: string): Reskin {
   if (vocab === null) return 'ball';
-  const reskin = VOCABULARY[vocab];
+  const reskin = AUTHORS_VOCABULARIES[vocab];
   if (!reskin)
     throw new InputError(
-      `${where}: unknown vocabulary '${vocab}' (expected ${Object.keys(VOCABULARY).join(', ')}; ours are ${RESKINS.join(', ')})`,
+      `${where}: unknown vocabulary '${vocab}' (expected ${Object.keys(AUTHORS_VOCABULARIES).join(', ')}; ours are ${RESKINS.join(', ')})`,
     );
   return reskin;
 }
@@ -114,7 +106,11 @@ export async function readArm(arm: FoundArm): Promise<ImportedArm> {
       const anthropic = (session.provider ?? provider) === 'anthropic' || ANTHROPIC_MODEL.test(session.model_key);
       sessions.push(importScriptSession(session, stream, { path: file.path, seed, anthropic }));
       perSeed.push({
-        settings: { ...settings, provider: session.provider ?? provider ?? undefined },
+        settings: {
+          ...settings,
+          provider: session.provider ?? provider ?? undefined,
+          resolved_model: session.resolved_model ?? settings.resolved_model ?? session.model,
+        },
         vocab: null,
         toolChoice: settings.tool_choice ?? null,
         budget: session.budget,
@@ -186,7 +182,7 @@ export async function readArm(arm: FoundArm): Promise<ImportedArm> {
     emptyRetries: name.emptyRetries ?? 0,
     protocol:
       rung === 'R3'
-        ? (first.benchmark_version ?? (name.classBound ? `class-bound-v${name.classBound}` : (first.tool_schema_version ?? null)))
+        ? (first.benchmark_version ?? (name.classBound ? `class-bound-${name.classBound}` : (first.tool_schema_version ?? null)))
         : null,
     provider: first.provider ?? null,
     resolvedModel: first.resolved_model ?? null,

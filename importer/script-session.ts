@@ -22,7 +22,7 @@ export interface ScriptSessionContext {
 }
 
 /** Whether a stored value (a submitted answer or a script's return) is exactly the gold integer. */
-export function isGold(value: number | bigint | string | null | undefined, gold: string): boolean {
+function isGold(value: number | bigint | string | null | undefined, gold: string): boolean {
   if (value === null || value === undefined) return false;
   if (typeof value === 'bigint') return value.toString() === gold;
   const number = typeof value === 'number' ? value : Number(value.trim());

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { expandSweep, parseSweepConfig, type SweepConfig } from '../core/sweep/sweep-config.js';
@@ -17,7 +17,7 @@ import type { ImportedArm } from './read-arm.js';
 export type ImportStatus = 'imported' | 'unchanged' | 'replaced';
 
 /** The run directory an arm is imported into: its source path with '/' as '__'. */
-export const importedRunName = (source: string) => slug(source.replaceAll('/', '__'));
+const importedRunName = (source: string) => slug(source.replaceAll('/', '__'));
 
 /** The sweep an imported arm would be: one cell, its seeds, its source settings. */
 function sweepOf(arm: ImportedArm): SweepConfig {
@@ -38,6 +38,9 @@ function sweepOf(arm: ImportedArm): SweepConfig {
       unitCap: s.unitCap,
       runCap: s.runCap,
       emptyRetries: s.emptyRetries,
+      // Every cell of the authors' economic surface stated the charge rule, K = 0 included.
+      economic: arm.source.startsWith('economic_surface_'),
+      temperature: null,
       ...(s.r3End && { r3: { end: s.r3End } }),
     },
     `${arm.source}: settings`,
@@ -105,6 +108,25 @@ function describeChange(before: Readonly<Record<string, string>>, after: Readonl
   return [changed && `${changed} changed`, added && `${added} added`, removed && `${removed} removed`].filter(Boolean).join(', ');
 }
 
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Temporary directories an earlier import of this arm left when it was killed (its process is gone). */
+async function removeAbandoned(outDir: string, name: string): Promise<void> {
+  if (!existsSync(outDir)) return;
+  const pattern = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(?:importing|replaced)-(\\d+)$`);
+  for (const entry of await readdir(outDir)) {
+    const pid = Number(pattern.exec(entry)?.[1]);
+    if (pid && (pid === process.pid || !isRunning(pid))) await rm(join(outDir, entry), { recursive: true, force: true });
+  }
+}
+
 /**
  * Writes an imported arm as an ordinary run directory under `outDir`. Writing
  * goes to a temporary directory renamed into place, so nothing half-written is
@@ -132,20 +154,21 @@ export async function writeImportedArm(
   const config = sweepOf(arm);
   const provenance: ImportProvenance = { source: arm.source, root: options.root, files: arm.files, settings: arm.settings, importedAt };
   const temporary = join(outDir, `.${name}.importing-${process.pid}`);
-  await rm(temporary, { recursive: true, force: true });
+  await removeAbandoned(outDir, name);
   try {
     const write = async (path: string, text: string) => {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, text);
     };
     const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-    await write(runLayout.manifest(temporary), json(newManifest(config, provenance)));
     for (const session of arm.sessions) {
       const { summary, transcript } = sessionFiles(session, config, importedAt);
       await write(runLayout.stream(temporary, session.seed), json(session.stream));
       await write(runLayout.summary(temporary, summary.spec), json(summary));
       await write(runLayout.transcript(temporary, summary.spec), transcript.map((record) => JSON.stringify(record)).join('\n') + '\n');
     }
+    // The manifest last: a directory without one is not a run directory to anything that reads runs.
+    await write(runLayout.manifest(temporary), json(newManifest(config, provenance)));
     if (existsSync(runDir)) {
       const old = join(outDir, `.${name}.replaced-${process.pid}`);
       await rename(runDir, old);

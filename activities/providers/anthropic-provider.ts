@@ -1,13 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ChatMessage } from '../../core/chat/messages.js';
+import type { ChatMessage, StopReason } from '../../core/chat/messages.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import type { GenerateResponse, Provider } from './provider.js';
 
 /*
  * Anthropic Messages API through the official SDK, its own retries off
- * (Temporal is the only retry layer). Tools with tool_choice auto, the
- * provider's default temperature, and prompt caching: the system prompt and
+ * (Temporal is the only retry layer). Tools with tool_choice auto (or `any`
+ * when a call is required), the request's temperature (omitted for the
+ * provider's default), and prompt caching: the system prompt and
  * the newest user message carry cache breakpoints, so each turn, whose request
  * extends the previous one, reads the previous turn's cached prefix.
  * ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL) come from the environment.
@@ -24,6 +25,26 @@ function argumentsObject(text: string): object {
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
   } catch {
     return {};
+  }
+}
+
+/** Messages API stop reasons as the harness's: a context-window stop also cut the reply short. */
+export function anthropicStopReason(reason: Anthropic.StopReason | null): StopReason | null {
+  switch (reason) {
+    case null:
+      return null;
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'end';
+    case 'tool_use':
+      return 'tool-use';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'refusal':
+      return 'content-filter';
+    default:
+      return 'other';
   }
 }
 
@@ -82,6 +103,7 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
         {
           model: apiModel,
           max_tokens: request.maxOutputTokens,
+          ...(request.temperature !== null && { temperature: request.temperature }),
           system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
           messages: anthropicMessages(request.messages),
           ...(request.tools.length > 0 && {
@@ -90,7 +112,7 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
               description: tool.description,
               input_schema: tool.parameters as Anthropic.Tool.InputSchema,
             })),
-            tool_choice: { type: 'auto' as const },
+            tool_choice: request.toolChoice === 'required' ? { type: 'any' as const } : { type: 'auto' as const },
           }),
         },
         { ...(request.signal && { signal: request.signal }) },
@@ -111,7 +133,7 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
         },
         usageEstimated: false,
         responseModel: response.model,
-        stopReason: response.stop_reason,
+        stopReason: anthropicStopReason(response.stop_reason),
       };
     },
   };

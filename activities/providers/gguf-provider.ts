@@ -1,23 +1,54 @@
 import { open } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema } from 'node-llama-cpp';
-import type { ChatMessage, ToolSpec } from '../../core/chat/messages.js';
+import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema, LlamaChatResponse } from 'node-llama-cpp';
+import type { ChatMessage, StopReason, ToolSpec } from '../../core/chat/messages.js';
+import { recoverToolCalls } from '../../core/chat/recover-tool-calls.js';
 import { InputError } from '../../core/errors.js';
 import { loadModel } from './gguf-model.js';
 import { ProviderError, type GenerateResponse, type Provider } from './provider.js';
 
 /*
  * `gguf/<path>[?context=N&parallel=N]`: a quantized model run in process by
- * node-llama-cpp on the CPU, no server at all. Tools are offered through the
- * model's chat template (node-llama-cpp's function calling, whose arguments
- * are grammar-constrained). Sampling uses llama.cpp's own defaults
- * (temperature 0.8, top-k 40, top-p 0.95, min-p 0.05) with a seed per
- * session, turn and attempt, so a run repeats exactly and an empty reply can
- * be sampled again. A prompt that no longer fits the context is refused as a
- * permanent error, as hosted APIs refuse one, rather than silently truncated.
+ * node-llama-cpp on the CPU, no server at all. Each conversation gets a
+ * context of 8,192 tokens (the paper's local models') unless `context` says
+ * otherwise. Tools are offered through the model's chat template
+ * (node-llama-cpp's function calling, whose arguments are grammar-constrained);
+ * a call the model leaves in its text instead is recovered as a call.
+ * node-llama-cpp has no tool-choice setting: the model always chooses between
+ * text and a call, so a request's `toolChoice: 'required'` offers the tools
+ * exactly as 'auto' does, and what the paper's server forced is obtained the
+ * way its harness backed it up: a reply without a call is asked again with a
+ * format reminder (activities/provider-call.ts, empty-fence retries).
+ * Sampling uses the request's temperature (0 by default for local models:
+ * greedy) with llama.cpp's other defaults (top-k 40, top-p 0.95, min-p 0.05);
+ * with no temperature given, llama.cpp's default 0.8. A seed per session,
+ * turn and attempt makes a run repeat exactly. A prompt that no longer fits
+ * the context is refused as a permanent error, as hosted APIs refuse one,
+ * rather than silently truncated.
  */
 
 const SAMPLING = { temperature: 0.8, topK: 40, topP: 0.95, minP: 0.05 } as const;
+
+/** The paper's local models ran with an 8,192-token context. */
+export const DEFAULT_CONTEXT = 8192;
+
+type LlamaStopReason = LlamaChatResponse['metadata']['stopReason'];
+
+/** node-llama-cpp's stop reasons as the harness's. */
+export function llamaStopReason(reason: LlamaStopReason): StopReason {
+  switch (reason) {
+    case 'maxTokens':
+      return 'length';
+    case 'functionCalls':
+      return 'tool-use';
+    case 'eogToken':
+    case 'stopGenerationTrigger':
+    case 'customStopTrigger':
+      return 'end';
+    default:
+      return 'other';
+  }
+}
 
 /** node-llama-cpp's JSON-schema subset for function parameters: object properties and their types. */
 function gbnfSchema(parameters: Readonly<Record<string, unknown>>): GbnfJsonSchema | undefined {
@@ -81,7 +112,7 @@ export function ggufProvider(model: string): Provider {
   const [pathPart = '', query = ''] = model.slice('gguf/'.length).split('?', 2);
   const params = new URLSearchParams(query);
   const path = resolve(pathPart);
-  const contextSize = params.has('context') ? Number(params.get('context')) : undefined;
+  const contextSize = params.has('context') ? Number(params.get('context')) : DEFAULT_CONTEXT;
   const parallel = Number(params.get('parallel') ?? 2);
   const apiModel = basename(path);
   return {
@@ -91,8 +122,7 @@ export function ggufProvider(model: string): Provider {
     async preflight() {
       if (![...params.keys()].every((key) => key === 'context' || key === 'parallel'))
         throw new InputError(`${model}: options are context and parallel`);
-      if ((contextSize !== undefined && !(contextSize >= 256)) || !(parallel >= 1))
-        throw new InputError(`${model}: context must be at least 256 and parallel at least 1`);
+      if (!(contextSize >= 256) || !(parallel >= 1)) throw new InputError(`${model}: context must be at least 256 and parallel at least 1`);
       let magic: string;
       try {
         const file = await open(path, 'r');
@@ -106,7 +136,7 @@ export function ggufProvider(model: string): Provider {
     },
     classify: (error) => ({ errorClass: error instanceof ProviderError ? error.errorClass : 'permanent' }),
     async generate(request): Promise<GenerateResponse> {
-      const loaded = await loadModel(path, { ...(contextSize !== undefined && { contextSize }), parallel });
+      const loaded = await loadModel(path, { contextSize, parallel });
       const { chat, release } = await loaded.acquire(request.conversationKey);
       try {
         const history = chatHistory(request.system, request.messages);
@@ -129,22 +159,29 @@ export function ggufProvider(model: string): Provider {
           ...(functions && { functions }),
           maxTokens: request.maxOutputTokens,
           ...SAMPLING,
+          ...(request.temperature !== null && { temperature: request.temperature }),
           seed: request.sampleSeed,
           onToken: (tokens) => (outputTokens += tokens.length),
           ...(request.signal && { signal: request.signal }),
         });
-        const calls = response.functionCalls ?? [];
+        const calls = (response.functionCalls ?? []).map((call, i) => ({
+          id: `call_${request.observation.turn}_${i}`,
+          name: call.functionName,
+          arguments: JSON.stringify(call.params ?? {}),
+        }));
         return {
           text: response.response,
-          toolCalls: calls.map((call, i) => ({
-            id: `call_${request.observation.turn}_${i}`,
-            name: call.functionName,
-            arguments: JSON.stringify(call.params ?? {}),
-          })),
+          toolCalls:
+            calls.length > 0
+              ? calls
+              : recoverToolCalls(
+                  response.response,
+                  request.tools.map((tool) => tool.name),
+                ),
           usage: { inputTokens: prompt.length, outputTokens, cachedInputTokens: cached },
           usageEstimated: false,
           responseModel: apiModel,
-          stopReason: response.metadata.stopReason,
+          stopReason: llamaStopReason(response.metadata.stopReason),
         };
       } finally {
         release();

@@ -1,16 +1,19 @@
 import OpenAI from 'openai';
-import type { ChatMessage } from '../../core/chat/messages.js';
+import type { ChatMessage, StopReason } from '../../core/chat/messages.js';
+import { recoverToolCalls } from '../../core/chat/recover-tool-calls.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import type { GenerateResponse, Provider } from './provider.js';
 
 /*
  * OpenAI Chat Completions through the official SDK, its own retries off:
- * tools with tool_choice auto, the provider's default temperature, usage with
- * cached prompt tokens (OpenAI caches long shared prefixes by itself). Serves
+ * tools with the request's tool_choice (auto, or required), the request's
+ * temperature (omitted for the provider's default), usage with cached prompt
+ * and reasoning tokens (OpenAI caches long shared prefixes by itself). Serves
  * both `openai/<model>` (reasoning_effort, 'none' by default as in the paper;
  * max_completion_tokens) and `openai-compatible/<name>@<baseURL>` for local
- * servers such as llama.cpp, vLLM and Ollama (max_tokens, no reasoning_effort).
+ * servers such as llama.cpp, vLLM and Ollama (max_tokens, no reasoning_effort;
+ * a tool call the server left in the reply's text is read as a call).
  */
 
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -27,6 +30,28 @@ export interface OpenAiChatOptions {
 }
 
 type Message = OpenAI.Chat.ChatCompletionMessageParam;
+
+type FinishReason = OpenAI.Chat.ChatCompletion.Choice['finish_reason'];
+
+/** Chat Completions finish reasons as the harness's stop reasons. */
+export function openAiStopReason(reason: FinishReason | null | undefined): StopReason | null {
+  switch (reason) {
+    case null:
+    case undefined:
+      return null;
+    case 'stop':
+      return 'end';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool-use';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}
 
 export function openAiMessages(system: string, messages: readonly ChatMessage[]): Message[] {
   return [
@@ -80,31 +105,43 @@ export function openAiChatProvider(options: OpenAiChatOptions): Provider {
           messages: openAiMessages(request.system, request.messages),
           ...(local ? { max_tokens: request.maxOutputTokens } : { max_completion_tokens: request.maxOutputTokens }),
           ...(options.reasoningEffort !== null && { reasoning_effort: options.reasoningEffort as OpenAI.ReasoningEffort }),
+          ...(request.temperature !== null && { temperature: request.temperature }),
           ...(request.tools.length > 0 && {
             tools: request.tools.map((tool) => ({
               type: 'function' as const,
               function: { name: tool.name, description: tool.description, parameters: tool.parameters as Record<string, unknown> },
             })),
-            tool_choice: 'auto' as const,
+            tool_choice: request.toolChoice,
           }),
         },
         { ...(request.signal && { signal: request.signal }) },
       );
-      const message = response.choices[0]?.message;
+      const choice = response.choices[0];
+      const text = choice?.message.content ?? '';
+      const calls = (choice?.message.tool_calls ?? []).flatMap((call) =>
+        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+      );
       const usage = response.usage;
+      const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
       return {
-        text: message?.content ?? '',
-        toolCalls: (message?.tool_calls ?? []).flatMap((call) =>
-          call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
-        ),
+        text,
+        // A local server may leave the call in the text (paper HARNESS.md, local models); the text stays as it is.
+        toolCalls:
+          local && calls.length === 0
+            ? recoverToolCalls(
+                text,
+                request.tools.map((tool) => tool.name),
+              )
+            : calls,
         usage: {
           inputTokens: usage?.prompt_tokens ?? 0,
           outputTokens: usage?.completion_tokens ?? 0,
           cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+          ...(typeof reasoning === 'number' && { reasoningTokens: reasoning }),
         },
         usageEstimated: usage === undefined,
         responseModel: response.model,
-        stopReason: response.choices[0]?.finish_reason ?? null,
+        stopReason: openAiStopReason(choice?.finish_reason),
       };
     },
   };

@@ -16,7 +16,8 @@ import { builderReply, type BuilderFaults } from './reference-builder.js';
  *   cost=<usd>                    report this cost per call (to exercise cost caps)
  *   transport=<t>x<n>[,...]       the first n attempts at turn t fail with a transport error
  *   permanent=<t>[,...]           turn t fails with a permanent provider error
- *   reply=<t>:<failure>[,...]     turn t gets a reply that is a model-level failure
+ *   reply=<t>:<failure>[,...]     turn t gets a reply that is a model-level failure ('cut-off':
+ *                                 a reply without a decision that stops at the output limit)
  * At R3 the agent is the reference builder (reference-builder.ts), with its own faults:
  *   hand=<t>[,...]                answer turn t directly and correctly
  *   cross=<t>[,...]               run another class's script at turn t (refused)
@@ -26,6 +27,7 @@ import { builderReply, type BuilderFaults } from './reference-builder.js';
 type ReplyFailure = Exclude<DecisionFailure, 'truncated'>;
 const REPLY_FAILURES: readonly ReplyFailure[] = [
   'no-decision',
+  'cut-off',
   'several-decisions',
   'unknown-function',
   'malformed-arguments',
@@ -121,6 +123,8 @@ function failingReply(request: GenerateRequest, failure: ReplyFailure): ModelRep
   switch (failure) {
     case 'no-decision':
       return { text: 'I am not sure yet.', toolCalls: [] };
+    case 'cut-off':
+      return { text: 'Let me weigh every class seen so far, one at a time, before I', toolCalls: [] };
     case 'several-decisions':
       return text
         ? { text: 'DECISION: KEEP\nDECISION: PASS', toolCalls: [] }
@@ -177,7 +181,7 @@ export function policyProvider(model: string): Provider {
         usageEstimated: true,
         costUsd: spec.costUsd,
         responseModel: model,
-        stopReason: reply.toolCalls.length > 0 ? 'tool_use' : 'end_turn',
+        stopReason: failure === 'cut-off' ? 'length' : reply.toolCalls.length > 0 ? 'tool-use' : 'end',
       };
     },
   };

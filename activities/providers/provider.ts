@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelReply, ToolSpec } from '../../core/chat/messages.js';
+import type { ChatMessage, ModelReply, StopReason, ToolSpec } from '../../core/chat/messages.js';
 import type { Inputs } from '../../core/families/family.js';
 import type { KnownScript } from '../../core/scripts/script-walk.js';
 import type { Observation } from '../../core/session/observation.js';
@@ -12,6 +12,8 @@ export interface Usage {
   readonly cachedInputTokens: number;
   /** Input tokens written to the prompt cache (Anthropic bills these separately). */
   readonly cacheWriteTokens?: number;
+  /** Output tokens spent on reasoning (counted in outputTokens too), where the provider reports them. */
+  readonly reasoningTokens?: number;
 }
 
 export interface GenerateRequest {
@@ -19,7 +21,10 @@ export interface GenerateRequest {
   readonly messages: readonly ChatMessage[];
   /** Empty at R0, which answers in text. */
   readonly tools: readonly ToolSpec[];
-  readonly toolChoice: 'auto';
+  /** 'required' makes the model call a tool (the paper's local models at the tool rungs). */
+  readonly toolChoice: 'auto' | 'required';
+  /** Sampling temperature; null for the provider's default. */
+  readonly temperature: number | null;
   readonly maxOutputTokens: number;
   /** 1-based provider attempt for this turn (the rerun rules' count). */
   readonly attempt: number;
@@ -46,7 +51,8 @@ export interface GenerateResponse extends ModelReply {
   readonly costUsd?: number;
   /** The model identity the response reports (checked against the requested model). */
   readonly responseModel: string;
-  readonly stopReason: string | null;
+  /** Why the reply ended; null when the provider does not say. */
+  readonly stopReason: StopReason | null;
 }
 
 /**
@@ -68,7 +74,10 @@ export interface Provider {
   readonly model: string;
   /** The model name sent to the API, which its responses should report back. */
   readonly apiModel: string;
-  /** Served locally: replies without a tool call are re-sampled (empty-fence retries, paper F.5). */
+  /**
+   * Served locally (`gguf/`, `openai-compatible/`): a tool call left in the reply's text is recovered as a call, and at
+   * the tool rungs a reply without one is asked again with a format reminder (empty-fence retries, paper F.5).
+   */
   readonly local: boolean;
   /** Checks, before any session starts, what the provider needs (a key, a server, a model file); throws an InputError. */
   preflight(): Promise<void>;

@@ -21,7 +21,7 @@ export async function readStoredStream(path: string): Promise<Stream> {
 }
 
 /** Reads the paper's stream.json for a seed into a Stream; errors name the file. */
-export async function readPaperStream(path: string, seed: number): Promise<Stream> {
+async function readPaperStream(path: string, seed: number): Promise<Stream> {
   let raw: unknown;
   try {
     raw = parseJsonExact(await readFile(path, 'utf8'));

@@ -24,9 +24,14 @@ export async function ensureStream(runDir: string, spec: Pick<SessionSpec, 'seed
   const key = `${path}\n${spec.streams ?? JSON.stringify(spec.stream)}`;
   const cached = cache.get(key);
   if (cached) return cached;
+  const stored = existsSync(path) ? await readStoredStream(path) : undefined;
+  // The run keeps its own copy: a source directory that has moved since is not needed to resume.
+  if (stored && spec.streams !== null && !existsSync(spec.streams)) {
+    cache.set(key, stored);
+    return stored;
+  }
   const expected = await streamForSpec(spec);
-  if (existsSync(path)) {
-    const stored = await readStoredStream(path);
+  if (stored) {
     const origin = spec.streams === null ? "the generator's" : `${spec.streams}'s`;
     if (stored.hash !== expected.hash)
       throw new Error(`${path}: stream hash ${stored.hash.slice(0, 12)} differs from ${origin} ${expected.hash.slice(0, 12)}`);

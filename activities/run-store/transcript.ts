@@ -1,4 +1,4 @@
-import type { ModelReply, ToolCall, ToolSpec } from '../../core/chat/messages.js';
+import type { ModelReply, StopReason, ToolCall, ToolSpec } from '../../core/chat/messages.js';
 import type { ToolResult } from '../../core/rungs/tool-results.js';
 import type { ScriptAction } from '../../core/scripts/script-ledger.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
@@ -42,9 +42,14 @@ export interface AttemptRecord {
   /** Temporal's attempt number of the activity (larger when a worker died mid-call). */
   readonly activityAttempt: number;
   readonly latencyMs: number;
-  /** 'empty-reply': a local model's reply without a tool call, sampled again (paper F.5). */
+  /** 'empty-reply': a local model's reply without a tool call, dropped and the turn asked again (paper F.5, HARNESS.md). */
   readonly outcome: 'ok' | 'empty-reply' | 'transport-error' | 'permanent-error';
   readonly error?: string;
+  /** Why the reply ended (absent for errors, and in records written before stop reasons were kept). */
+  readonly stopReason?: StopReason;
+  /** The format reminder sent after the turn's message: this attempt re-asked the turn after an empty reply. */
+  readonly reminder?: string;
+  /** Every component the provider reported: input (all of it), cache reads and writes, output, reasoning. */
   readonly usage: Usage;
   readonly usageEstimated: boolean;
   /** USD, when the provider's prices are known. */
@@ -158,7 +163,7 @@ export interface Transcript {
   readonly executions: ReadonlyMap<number, ExecutionRecord>;
   /** R3: turns whose script run started. */
   readonly executionsStarted: ReadonlySet<number>;
-  /** Tokens used over every attempt, input and output. */
+  /** Tokens counted against the session cap over every attempt: uncached input plus output (countedTokens). */
   readonly tokensUsed: number;
   /** USD spent over every attempt whose cost is known. */
   readonly costUsd: number;
@@ -166,6 +171,15 @@ export interface Transcript {
   attemptsSinceResume(t: number): AttemptRecord[];
   /** The last record, if it is an end record. */
   readonly ended?: Termination;
+}
+
+/**
+ * The tokens a call counts against the session cap, as the paper's harness
+ * counted them (HARNESS.md, Tokens): uncached input plus output. Cache reads
+ * and cache writes are left out, or every long session would stop early.
+ */
+export function countedTokens(usage: Usage): number {
+  return usage.inputTokens - usage.cachedInputTokens - (usage.cacheWriteTokens ?? 0) + usage.outputTokens;
 }
 
 export async function readTranscript(path: string): Promise<Transcript> {
@@ -183,7 +197,7 @@ export async function readTranscript(path: string): Promise<Transcript> {
     if (record.type === 'execution' && !executions.has(record.t)) executions.set(record.t, record);
     if (record.type === 'execution-start') executionsStarted.add(record.t);
     if (record.type === 'attempt') {
-      tokensUsed += record.usage.inputTokens + record.usage.outputTokens;
+      tokensUsed += countedTokens(record.usage);
       costUsd += record.costUsd ?? 0;
     }
     if (record.type === 'resume') lastResume = index;

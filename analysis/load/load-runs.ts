@@ -139,7 +139,7 @@ async function readStream(path: string, exclusions: Exclusion[], what: string): 
 function runDirectoriesIn(path: string): string[] {
   if (!existsSync(path) || existsSync(runLayout.manifest(path))) return [path];
   const children = readdirSync(path, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(runLayout.manifest(join(path, entry.name))))
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && existsSync(runLayout.manifest(join(path, entry.name))))
     .map((entry) => join(path, entry.name))
     .sort();
   return children.length > 0 ? children : [path];

@@ -160,11 +160,12 @@ export function scriptTable(arms: readonly Arm[]): Table {
   return {
     id: 'r3-builds',
     title: 'R3: builds, reuse and script success',
-    caption: `First-sight among script builds, with its per-arm interval; lateness in within-class occurrences; refused runs are cross-class run_script calls refused without executing (n_cross_class_run_refused); script success is the share of script runs (tests and reruns) returning the gold answer. ${BOOTSTRAP}`,
+    caption: `Scripts written counts every write (rewrites included); the commitments are the hidden classes with a script authored on them, and first-sight is their share built at the class's first occurrence, with its per-arm interval; lateness in within-class occurrences; refused runs are cross-class run_script calls refused without executing (n_cross_class_run_refused); script success is the share of script runs (tests and reruns) returning the gold answer. ${BOOTSTRAP}`,
     columns: [
       { name: 'Arm', format: 'text' },
-      { name: 'Builds', format: 'integer' },
-      { name: 'First-sight builds', format: 'percent' },
+      { name: 'Scripts written', format: 'integer' },
+      { name: 'Classes built', format: 'integer' },
+      { name: 'First-sight', format: 'percent' },
       { name: 'Mean lateness', format: 'fixed' },
       { name: 'Reuse runs', format: 'integer' },
       { name: 'Refused runs', format: 'integer' },
@@ -179,6 +180,7 @@ export function scriptTable(arms: readonly Arm[]): Table {
       return [
         armLabel(arm.key, varies),
         s?.builds ?? null,
+        arm.sessions.reduce((sum, session) => sum + session.metrics.commitments, 0),
         intervalOf(marginalEstimate('firstSight', arm.sessions)),
         summary.meanLateness,
         s?.reuseRuns ?? null,

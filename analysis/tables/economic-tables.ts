@@ -23,7 +23,7 @@ export function economicSurfaceTable(arms: readonly Arm[]): Table {
     id: 'economic-surface',
     title: 'Economic surface',
     caption:
-      'First-sight hazard with its per-arm interval (seed bootstrap, 10,000 resamples, RNG seed 0), mean net utility (credited items minus K per commitment), the exact hindsight net optimum and mean regret, per budget B and visible charge K.',
+      "First-sight hazard (committed share of the eligible first-occurrence turns; an unresolved turn counts as a pass, only turns never reached are left out) with its per-arm interval (numpy's default_rng(0) seed bootstrap, 10,000 resamples), mean net utility (credited items minus K per commitment), the exact hindsight net optimum and mean regret, per budget B and visible charge K.",
     columns: [
       { name: 'Arm', format: 'text' },
       { name: 'Rung', format: 'text' },
@@ -71,7 +71,7 @@ export function economicInteractionTable(arms: readonly Arm[]): Table {
     id: 'economic-interaction',
     title: 'Economic endpoint interaction',
     caption:
-      'Per seed: the fall in R0 first-sight hazard from the lowest to the highest charge minus the same fall at R2, in points; mean over seeds with the paired seed bootstrap (10,000 resamples, RNG seed 0). Seeds with an undefined hazard in any of the four sessions are omitted.',
+      "Per seed: the fall in R0 first-sight hazard from the lowest to the highest charge minus the same fall at R2, in points; mean over seeds with the paired seed bootstrap (numpy's default_rng(0), 10,000 resamples). Unresolved turns count as passes in the hazards. Seeds with an undefined hazard in any of the four sessions are omitted.",
     columns: [
       { name: 'Model', format: 'text' },
       { name: 'B', format: 'integer' },

@@ -1,5 +1,6 @@
 import { InputError } from '../../core/errors.js';
 import type { Arm } from '../arms.js';
+import { ladders, type LadderRung } from '../ladders.js';
 import { summarizeArm } from '../stats/arm-summary.js';
 import { repooledDifference, seedMeanDifference } from '../stats/contrasts.js';
 import { poolPerSeed } from '../stats/pool-per-seed.js';
@@ -14,9 +15,9 @@ interface Panel {
   readonly b: readonly SeedSession[];
   /** Seeds both arms ran whose streams differ: not paired. */
   readonly refused?: readonly number[];
+  /** The scored rungs' arms behind Score, which may differ from the timing arm (HARNESS.md). */
+  readonly scored?: { readonly a: readonly SeedSession[]; readonly b: readonly SeedSession[] };
 }
-
-const PANEL_ORDER = ['R0', 'reskins', 'probe', 'R1', 'R2', 'R3'];
 
 const percent = (value: number | null) => (value === null ? '–' : `${(100 * value).toFixed(1)}%`);
 const firstSightCell = (arm: readonly SeedSession[]) => {
@@ -25,48 +26,80 @@ const firstSightCell = (arm: readonly SeedSession[]) => {
   return m.firstSight === null ? '–' : `${percent(m.firstSight)} (${(m.meanLateness ?? 0).toFixed(2)})`;
 };
 
-/** What must match for two arms to be one framing: everything but the model (and the source it was imported from). */
-const framing = (arm: Arm) => JSON.stringify({ ...arm.key, model: '', source: null });
+const paired = (a: Arm, b: Arm | undefined) => (b ? pairSeeds(a.sessions, b.sessions) : { a: a.sessions, b: [] });
 
 /**
- * The framings model a ran (with b, those both ran on the same settings,
- * paired on the seeds whose streams agree). The reskins are also pooled per
- * seed, and so are the probe's vocabularies (the paper's probe row pools the
- * plain and the reskinned tool-call arms).
+ * The panels of model a's framing ladders (with b, those b has too, on the
+ * same N disclosure, B and magnitude, paired on the seeds whose streams agree):
+ * each rung's arm as the paper's tables take it (analysis/ladders.ts), then the
+ * urn's reskins one by one and pooled per seed, and the probe, its
+ * vocabularies pooled (the paper's probe row pools the plain and the reskinned
+ * tool-call arms).
  */
 function panels(arms: readonly Arm[], a: string, b: string | undefined): Panel[] {
+  const all = ladders(arms);
   const found: Panel[] = [];
-  const pools = {
-    reskins: { a: [] as SeedSession[], b: [] as SeedSession[] },
-    probe: { a: [] as SeedSession[], b: [] as SeedSession[], count: 0 },
-  };
-  for (const left of arms.filter((arm) => arm.key.model === a)) {
-    let paired: { a: readonly SeedSession[]; b: readonly SeedSession[]; refused?: readonly number[] } = { a: left.sessions, b: [] };
-    if (b !== undefined) {
-      const right = arms.find((arm) => arm.key.model === b && framing(arm) === framing(left));
-      if (!right) continue;
-      paired = pairSeeds(left.sessions, right.sessions);
-    }
-    const { rung, reskin, budget, charge } = left.key;
-    const setting = budget !== 3 || charge !== 0 ? ` · B${budget} K${charge}` : '';
-    found.push({ name: `${rung}${reskin && reskin !== 'ball' ? ` · ${reskin}` : ''}${setting}`, ...paired });
-    if (setting) continue;
-    if (rung === 'R0' && reskin !== 'ball') {
-      pools.reskins.a.push(...paired.a);
-      pools.reskins.b.push(...paired.b);
-    }
-    if (rung === 'probe') {
-      pools.probe.a.push(...paired.a);
-      pools.probe.b.push(...paired.b);
-      pools.probe.count++;
-    }
+  for (const left of all.filter((ladder) => ladder.key.model === a)) {
+    const right =
+      b === undefined
+        ? undefined
+        : all.find(
+            (ladder) =>
+              ladder.key.model === b && JSON.stringify({ ...ladder.key, model: '' }) === JSON.stringify({ ...left.key, model: '' }),
+          );
+    if (b !== undefined && !right) continue;
+    const setting = left.key.budget !== 3 ? ` · B${left.key.budget}` : '';
+    const side = (model: string) => (arm: Arm) =>
+      arm.key.model === model &&
+      arm.key.charge === 0 &&
+      arm.key.budget === left.key.budget &&
+      arm.key.magnitude === left.key.magnitude &&
+      arm.key.announceN === left.key.announceN;
+    const extra = (model: string | undefined, rung: 'R0' | 'probe') =>
+      model === undefined
+        ? []
+        : arms.filter((arm) => side(model)(arm) && arm.key.rung === rung && (rung === 'probe' || (arm.key.reskin ?? 'ball') !== 'ball'));
+    const pools = {
+      reskins: { a: [] as SeedSession[], b: [] as SeedSession[] },
+      probe: { a: [] as SeedSession[], b: [] as SeedSession[] },
+    };
+    const urnPanels = (rung: 'R0' | 'probe', pool: { a: SeedSession[]; b: SeedSession[] }) => {
+      const panelsHere: Panel[] = [];
+      for (const arm of extra(a, rung)) {
+        const other = extra(b, rung).find((candidate) => candidate.key.reskin === arm.key.reskin);
+        if (b !== undefined && !other) continue;
+        const pair = paired(arm, other);
+        panelsHere.push({ name: `${rung}${arm.key.reskin && arm.key.reskin !== 'ball' ? ` · ${arm.key.reskin}` : ''}${setting}`, ...pair });
+        pool.a.push(...pair.a);
+        pool.b.push(...pair.b);
+      }
+      return panelsHere;
+    };
+    const rungPanel = (rung: LadderRung): Panel[] => {
+      const arm = left.rungs[rung];
+      const other = right?.rungs[rung];
+      if (!arm || (b !== undefined && !other)) return [];
+      const scoredA = rung === 'R3' ? undefined : left.scored[rung];
+      const scoredB = rung === 'R3' ? undefined : right?.scored[rung];
+      const scored = scoredA && (b === undefined || scoredB) ? paired(scoredA, scoredB) : undefined;
+      return [{ name: `${rung}${setting}`, ...paired(arm, other), ...(scored && { scored }) }];
+    };
+    const reskins = urnPanels('R0', pools.reskins);
+    const probes = urnPanels('probe', pools.probe);
+    found.push(
+      ...rungPanel('R0'),
+      ...reskins,
+      ...(reskins.length > 0
+        ? [{ name: `reskins (pooled)${setting}`, a: poolPerSeed(pools.reskins.a), b: poolPerSeed(pools.reskins.b) }]
+        : []),
+      ...probes,
+      ...(probes.length > 1 ? [{ name: `probe (pooled)${setting}`, a: poolPerSeed(pools.probe.a), b: poolPerSeed(pools.probe.b) }] : []),
+      ...rungPanel('R1'),
+      ...rungPanel('R2'),
+      ...rungPanel('R3'),
+    );
   }
-  if (pools.reskins.a.length > 0)
-    found.push({ name: 'reskins (pooled)', a: poolPerSeed(pools.reskins.a), b: poolPerSeed(pools.reskins.b) });
-  if (pools.probe.count > 1) found.push({ name: 'probe (pooled)', a: poolPerSeed(pools.probe.a), b: poolPerSeed(pools.probe.b) });
-  const rank = (p: Panel) =>
-    PANEL_ORDER.findIndex((prefix) => p.name.startsWith(prefix) || (prefix === 'reskins' && p.name.startsWith('R0 ·')));
-  return found.sort((x, y) => rank(x) - rank(y));
+  return found;
 }
 
 /**
@@ -114,11 +147,11 @@ export function transferTable(arms: readonly Arm[], a: string, b?: string): Tabl
   }
   // Score per scored rung (tab:score), with B − A as the difference of re-pooled ratios (tab:qwen-score-paired).
   for (const rung of ['R0', 'R1', 'R2']) {
-    const panel = list.find((p) => p.name === rung);
-    if (!panel || panel.a.length === 0) continue;
+    const scored = list.find((p) => p.name === rung)?.scored;
+    if (!scored || scored.a.length === 0) continue;
     const score = (arm: readonly SeedSession[]) => (arm.length === 0 ? '–' : percent(summarizeArm('R0', arm).score));
-    const difference = two ? intervalOf(repooledDifference('score', panel.a, panel.b)) : null;
-    rows.push(row(`Score (${rung})`, panel.a.length, score(panel.a), score(panel.b), difference));
+    const difference = two ? intervalOf(repooledDifference('score', scored.a, scored.b)) : null;
+    rows.push(row(`Score (${rung})`, scored.a.length, score(scored.a), score(scored.b), difference));
   }
   const refusals = list
     .filter((panel) => panel.refused && panel.refused.length > 0)

@@ -10,7 +10,9 @@ function secondsBetween(from: string, to: string): string {
 export function registerAudit(program: Command): void {
   program
     .command('audit')
-    .description('retries and unresolved decisions per turn of a run (from its transcripts)')
+    .description(
+      'retries, unresolved and cut-off decisions per turn of a run, with the stop reason of every attempt (from its transcripts)',
+    )
     .argument('<run>', 'run directory')
     .option('--json', 'print one JSON object')
     .action(async (run: string, flags: { json?: boolean }) => {
@@ -20,14 +22,20 @@ export function registerAudit(program: Command): void {
         turn.session,
         String(turn.t),
         turn.attempts
-          .map((a, i) => `${a.attempt}:${a.outcome}${i > 0 ? ` ${secondsBetween(turn.attempts[i - 1]?.at as string, a.at)}` : ''}`)
+          .map(
+            (a, i) =>
+              `${a.attempt}:${a.outcome}${a.stopReason ? ` [${a.stopReason}]` : ''}${a.reminded ? ' (reminded)' : ''}` +
+              (i > 0 ? ` ${secondsBetween(turn.attempts[i - 1]?.at as string, a.at)}` : ''),
+          )
           .join(', ') + (turn.lostAttempts > 0 ? ` (+${turn.lostAttempts} lost)` : ''),
         turn.decision,
       ]);
       const lines = [
         `${report.runDir}: ${report.sessions} sessions, ${report.decisionTurns} decision turns, ${report.attempts} attempts`,
-        `${report.retriedTurns} turns retried, ${report.unresolvedTurns} unresolved, ${report.lostAttempts} attempts lost to dead workers`,
-        ...(rows.length > 0 ? ['', table(['session', 't', 'attempts (outcome, time since previous)', 'decision'], rows, [0, 2, 3])] : []),
+        `${report.retriedTurns} turns retried, ${report.unresolvedTurns} unresolved (${report.cutOffTurns} cut off by the output limit), ${report.lostAttempts} attempts lost to dead workers`,
+        ...(rows.length > 0
+          ? ['', table(['session', 't', 'attempts (outcome [stop reason], time since previous)', 'decision'], rows, [0, 2, 3])]
+          : []),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     });

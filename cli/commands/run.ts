@@ -20,7 +20,10 @@ interface RunFlags extends ExecutionFlags {
   charge: number;
   reskin?: Reskin;
   announceN?: boolean;
-  tokenCap: number;
+  tokenCap?: number;
+  temperature?: number;
+  economic?: boolean;
+  strictParse?: boolean;
   unitCap?: number;
   cap?: number;
   window: number;
@@ -45,7 +48,14 @@ export function registerRun(program: Command): void {
       .option('--charge <K>', 'visible one-time charge per commitment (economic variant)', numberIn(0, 1_000_000), 0)
       .option('--reskin <name>', `urn vocabulary for R0 and the probe: ${RESKINS.join(', ')}`, oneOf(RESKINS))
       .option('--announce-n', 'disclose the number of classes N')
-      .option('--token-cap <n>', 'session token cap', integerIn(1, 1e9), 300_000)
+      .option('--token-cap <n>', 'session token cap, input plus output (default: 300,000 at R3, none at R0–R2)', integerIn(1, 1e9))
+      .option(
+        '--temperature <t>',
+        "sampling temperature (default: 0 for local models, the provider's default for hosted ones)",
+        numberIn(0, 2),
+      )
+      .option('--economic', 'state the charge rule even at K = 0 (an economic cell; implied by --charge above 0)')
+      .option('--strict-parse', 'read R0 replies strictly: exactly one DECISION line, no fallback to a leading or stray KEEP/PASS')
       .option('--unit-cap <usd>', 'cost cap per session (seed) in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--cap <usd>', 'cost cap for the whole run in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
@@ -97,7 +107,10 @@ export function registerRun(program: Command): void {
           announceN: [Boolean(flags.announceN)],
           stream: { magnitude: flags.magnitude },
           streams: flags.streamsFrom ?? null,
-          tokenCap: flags.tokenCap,
+          ...(flags.tokenCap !== undefined && { tokenCap: flags.tokenCap }),
+          ...(flags.temperature !== undefined && { temperature: flags.temperature }),
+          ...(flags.economic && { economic: true }),
+          strictParse: Boolean(flags.strictParse),
           unitCap: flags.unitCap ?? null,
           runCap: flags.cap ?? null,
           window: flags.window,

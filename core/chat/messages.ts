@@ -27,3 +27,6 @@ export interface ModelReply {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
 }
+
+/** Why a reply ended, across providers: a finished turn, a tool call, the output limit, a content filter, or something else. */
+export type StopReason = 'end' | 'tool-use' | 'length' | 'content-filter' | 'other';

@@ -40,7 +40,7 @@ export interface SessionMetrics {
   /** commitments / B. */
   readonly budgetUtilization: number;
   readonly decisionTurns: number;
-  /** Decision turns with a model-level failure (no valid decision). */
+  /** Decision turns whose reply broke the format (the paper's unparsed count): every unresolved turn, and those with several decisive calls. */
   readonly unresolved: number;
   /** Decision turns never reached because the session stopped early. */
   readonly truncated: number;
@@ -82,7 +82,7 @@ export function sessionMetrics(record: SessionRecord): SessionMetrics {
       truncated++;
     } else {
       // An unresolved turn stays eligible, as a pass (HARNESS.md: only mechanical failures leave the denominators).
-      if (!decision.resolved) unresolved++;
+      if (decision.failure) unresolved++;
       const tally = (tallies[occurrence - 1] ??= { eligible: 0, keeps: 0 });
       tally.eligible++;
       if (occurrence === 1) firstOccurrenceTurns++;

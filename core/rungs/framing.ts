@@ -8,8 +8,10 @@ export interface Framing {
   readonly horizon: number;
   /** B. */
   readonly budget: number;
-  /** K, the visible one-time charge per commitment (0: no economic sentence). */
+  /** K, the visible one-time charge per commitment. */
   readonly charge: number;
+  /** An economic cell: the charge rule is stated, K = 0 included. */
+  readonly economic: boolean;
   /** N, the number of classes. */
   readonly classCount: number;
   /** Whether the prompt discloses N. */

@@ -21,13 +21,13 @@ function urnPrompt(framing: Framing): string {
   const v = VOCABULARIES[framing.reskin];
   const { horizon: T, budget: B, charge: K } = framing;
   const rules = [
-    `You are playing a collection game. ${T} ${v.items} will be drawn from ${article(v.container)}, one at a time.`,
+    `You are playing a collection game: your goal is to collect as many ${v.items} as possible. ${T} ${v.items} will be drawn from ${article(v.container)}, one at a time.`,
     `At any draw you may KEEP the current ${v.item} or PASS. You may keep at most ${B} ${v.items} in total.`,
     `Keeping ${article(v.item)} immediately collects it and every future ${v.item} with the same ${v.attribute}.`,
     `Passing scores zero for that ${v.item}.`,
     `${capitalize(v.items)} whose ${v.attribute} you have already kept are collected automatically and do not create another decision.`,
-    `Your choices do not change which ${v.items} are drawn. Each collected ${v.item} is worth one point.`,
-    ...(K > 0
+    `Your choices do not change which ${v.items} are drawn, and they are final. Each collected ${v.item} is worth one point.`,
+    ...(framing.economic
       ? [
           `Each keep costs ${K} points, charged once when you keep; every collected ${v.item} is still worth one point, and passing costs nothing.`,
         ]
@@ -36,7 +36,7 @@ function urnPrompt(framing: Framing): string {
   ].join(' ');
   const instruction =
     framing.rung === 'probe'
-      ? 'For each draw, think briefly (one or two sentences), then call exactly one of the tools keep or pass.'
+      ? 'For each draw, think briefly (one or two sentences), then call exactly one of the tools keep or pass. The call is your decision: no DECISION line is needed.'
       : 'For each draw, think briefly (one or two sentences), then end your reply with EXACTLY one line: DECISION: KEEP or DECISION: PASS.';
   return `${rules}\n\n${instruction}`;
 }
@@ -49,7 +49,7 @@ function problemPrompt(framing: Framing): string {
     'Skipping scores zero for that problem.',
     'Problems of a type you have already claimed are solved automatically and do not create another decision.',
     'Decisions are final. Each solved problem is worth one point.',
-    ...(K > 0
+    ...(framing.economic
       ? [
           `Each claim costs ${K} points, charged once when you claim; every solved problem is still worth one point, and skipping costs nothing.`,
         ]
@@ -57,7 +57,7 @@ function problemPrompt(framing: Framing): string {
   ].join(' ');
   const instruction =
     framing.rung === 'R1'
-      ? 'For each problem, you must call exactly one of claim_solver or skip_solver. Do not compute an answer to the problem.'
+      ? 'For each problem, you must call exactly one of claim_solver or skip_solver. Do not compute an answer to the problem: you will not solve any problem yourself, and an answer you work out earns nothing.'
       : 'For each problem, you must call exactly one of claim_solver or skip_solver. You must provide `code`: a real, correct Python function `def solve(inputs: dict) -> float` that solves problems of this type—it stands in for every future problem of the same type for the rest of the session, so it should actually work, not just handle the problem currently shown.';
   return `${rules}\n\n${instruction}`;
 }

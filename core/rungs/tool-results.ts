@@ -1,9 +1,7 @@
 import type { ModelReply } from '../chat/messages.js';
-import type { DecisionPoint } from '../session/replay.js';
-import type { Framing } from './framing.js';
 import type { ParsedDecision } from './parse-reply.js';
-import { isUrnRung } from './rung.js';
-import { attributeValue, VOCABULARIES } from './vocabulary.js';
+import type { DecisionRung } from './rung.js';
+import { decisionTools } from './tools.js';
 
 /** What each tool call of a reply is answered with (every call gets a result, as providers require). */
 export interface ToolResult {
@@ -11,22 +9,22 @@ export interface ToolResult {
   readonly content: string;
 }
 
-function outcome(framing: Framing, point: DecisionPoint, decision: ParsedDecision): string {
-  const urn = isUrnRung(framing.rung);
-  if (!decision.resolved) {
-    return `Not accepted (${decision.detail}). No valid decision was recorded, so this ${urn ? VOCABULARIES[framing.reskin].item : 'problem'} was passed.`;
-  }
-  if (!urn) {
-    return decision.action === 'commit'
-      ? 'Claimed. This problem and every future problem of its type will be solved automatically.'
-      : 'Skipped. This problem scores zero.';
-  }
-  const v = VOCABULARIES[framing.reskin];
-  const value = attributeValue(v, point.observation.label);
-  return decision.action === 'commit' ? `Kept. This ${v.item} and every future ${value} ${v.item} are collected.` : 'Passed.';
-}
-
-export function toolResults(framing: Framing, point: DecisionPoint, reply: ModelReply, decision: ParsedDecision): ToolResult[] {
-  const content = outcome(framing, point, decision);
-  return reply.toolCalls.map((call) => ({ toolCallId: call.id, content }));
+/**
+ * Tool results are bare acknowledgements, as in the paper's harness: the call
+ * that decides is recorded, any other call is ignored, and a reply that could
+ * not be read says so (the turn then counts as a pass). The outcome itself is
+ * not echoed: the next turn's message reports what the stream did.
+ */
+export function toolResults(rung: DecisionRung, reply: ModelReply, decision: ParsedDecision): ToolResult[] {
+  const names = new Set(decisionTools(rung).map((tool) => tool.name));
+  const deciding = decision.resolved ? reply.toolCalls.find((call) => names.has(call.name)) : undefined;
+  return reply.toolCalls.map((call) => ({
+    toolCallId: call.id,
+    content:
+      call === deciding
+        ? 'Recorded.'
+        : decision.resolved
+          ? 'Ignored: a turn takes one decision, and it is recorded.'
+          : `Not accepted (${decision.detail}); this turn counts as a pass.`,
+  }));
 }

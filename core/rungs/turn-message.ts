@@ -1,34 +1,29 @@
 import type { StreamItem } from '../stream/stream.js';
 import type { DecisionPoint } from '../session/replay.js';
-import { article, capitalize, listing } from './english.js';
+import { article, listing } from './english.js';
 import type { Framing } from './framing.js';
 import { isUrnRung } from './rung.js';
 import { attributeValue, VOCABULARIES } from './vocabulary.js';
 
 /*
- * The user message of a decision turn: what happened since the previous
- * decision (urn outcome feedback, automatic credits), then the current item
- * with the turn index and the remaining budget — the observation o_t = (x_t, b_t, t, h_t).
+ * The user message of a decision turn, carrying what the paper's harness told
+ * the model (HARNESS.md) in our own words: what the stream did since the last
+ * decision (items credited automatically, +1 each), the turn index out of T,
+ * the current item, the budget left, and the question. It does not echo the
+ * outcome of the model's own last decision, nor list what is held: the
+ * conversation shows both.
  */
 
 function urnMessage(framing: Framing, point: DecisionPoint): string {
   const v = VOCABULARIES[framing.reskin];
   const value = (label: number) => attributeValue(v, label);
   const o = point.observation;
-  const lines: string[] = [];
-  const previous = point.previous;
-  if (previous) {
-    const what = `the ${value(previous.label)} ${v.item}`;
-    if (!previous.resolved) lines.push(`No valid decision was given for ${what}, so it was passed.`);
-    else if (previous.action === 'commit')
-      lines.push(`You kept ${what}: every ${value(previous.label)} ${v.item} from now on is collected automatically.`);
-    else lines.push(`You passed on ${what}.`);
-  }
-  for (const credit of point.autoCredited) {
-    lines.push(`Draw ${credit.t}: ${article(value(credit.label))} ${v.item}, collected automatically.`);
-  }
-  const kept = o.held.length > 0 ? `Kept so far: ${listing(o.held.map(value))}.` : 'Nothing kept yet.';
-  lines.push(`Draw ${o.turn} of ${o.horizon}: ${article(value(o.label))} ${v.item}. Keeps left: ${o.remaining} of ${o.budget}. ${kept}`);
+  const lines = point.autoCredited.map(
+    (credit) =>
+      `Draw ${credit.t}: ${article(value(credit.label))} ${v.item}, a ${v.attribute} you kept, so it was collected automatically (+1).`,
+  );
+  const question = framing.rung === 'probe' ? 'Decide by calling the keep tool or the pass tool.' : 'KEEP or PASS?';
+  lines.push(`Draw ${o.turn} of ${o.horizon}: ${article(value(o.label))} ${v.item}. Keeps left: ${o.remaining}. ${question}`);
   return lines.join('\n');
 }
 
@@ -37,13 +32,20 @@ function problemMessage(framing: Framing, point: DecisionPoint, item: StreamItem
   const parts: string[] = [];
   const solved = point.autoCredited.map((credit) => credit.t);
   if (solved.length > 0) {
+    const problems = solved.length === 1 ? `problem ${solved[0]} was` : `problems ${listing(solved)} were`;
+    parts.push(`Since your last decision, ${problems} of a type you claimed and solved automatically (+1 each).`);
+  }
+  if (framing.rung === 'R1') {
     parts.push(
-      `${capitalize(solved.length === 1 ? 'problem' : 'problems')} ${listing(solved)} ${solved.length === 1 ? 'was' : 'were'} solved automatically by a solver you claimed.`,
+      `Problem ${o.turn} of ${o.horizon} (only decide whether to claim a solver for its type; do not work out the answer):\n${item.text}`,
+    );
+    parts.push(`Claims left: ${o.remaining}. Call claim_solver or skip_solver.`);
+  } else {
+    parts.push(`Problem ${o.turn} of ${o.horizon}:\n${item.text}`);
+    parts.push(
+      `Claims left: ${o.remaining}. Call claim_solver, with all the solving logic in its code argument and none in your message, or skip_solver.`,
     );
   }
-  parts.push(`Problem ${o.turn} of ${o.horizon}:\n${item.text}`);
-  if (framing.rung === 'R2') parts.push(`Inputs, as solve(inputs) would receive them: ${JSON.stringify(item.inputs)}`);
-  parts.push(`Claims left: ${o.remaining} of ${o.budget}.`);
   return parts.join('\n\n');
 }
 

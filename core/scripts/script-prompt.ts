@@ -15,7 +15,7 @@ export function scriptPrompt(framing: Framing): string {
     'You may instead answer a problem directly.',
     'A problem scores one point when the script run on it returns the correct answer, or when your direct answer is correct; otherwise it scores zero.',
     'Decisions are final.',
-    ...(K > 0
+    ...(framing.economic
       ? [
           `Each script written costs ${K} points, charged once when you write it; every solved problem is still worth one point, and running a script or answering costs nothing.`,
         ]

@@ -17,14 +17,11 @@ export interface DecisionPoint {
   readonly observation: Observation;
   /** Items credited automatically since the previous decision turn. */
   readonly autoCredited: readonly AutoCredit[];
-  /** The previous decision turn's outcome, if there was one. */
-  readonly previous?: { readonly label: number; readonly action: Action; readonly resolved: boolean };
 }
 
-/** What a decision turn's outcome needs to be replayed; `resolved` only matters for the urn's feedback line. */
+/** What a decision turn's outcome needs to be replayed. */
 export interface Decided {
   readonly action: Action;
-  readonly resolved?: boolean;
 }
 
 /**
@@ -35,7 +32,6 @@ export interface Decided {
 export function nextDecisionPoint(classes: ArrayLike<number>, setting: SessionSetting, decided: readonly Decided[]): DecisionPoint | null {
   const walk = new SessionWalk(setting, classes.length);
   let autoCredited: AutoCredit[] = [];
-  let previous: DecisionPoint['previous'];
   let next = 0;
   for (let index = 0; index < classes.length; index++) {
     const arrival = walk.arrive(classes[index] as number);
@@ -43,9 +39,8 @@ export function nextDecisionPoint(classes: ArrayLike<number>, setting: SessionSe
     if (arrival.kind !== 'decide') continue;
     const decision = decided[next++];
     if (!decision) {
-      return { t: arrival.t, classId: arrival.classId, observation: walk.observation(true), autoCredited, ...(previous && { previous }) };
+      return { t: arrival.t, classId: arrival.classId, observation: walk.observation(true), autoCredited };
     }
-    previous = { label: arrival.label, action: decision.action, resolved: decision.resolved ?? true };
     autoCredited = [];
     walk.decide(decision.action);
   }

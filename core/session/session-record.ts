@@ -1,13 +1,16 @@
+import type { ReadRule } from '../rungs/parse-reply.js';
 import type { Action, SessionRules } from './session-state.js';
 
 /**
  * Why a decision turn has no valid decision. The model-level failures of
- * Appendix B.6 are not retried and default to pass; 'truncated' marks the
+ * Appendix B.6 are not retried and default to pass ('cut-off': the reply hit
+ * the output limit before giving one); 'truncated' marks the
  * decision turns a session never reached because it stopped early (token or
  * cost cap, mechanical failure).
  */
 export const DECISION_FAILURES = [
   'no-decision',
+  'cut-off',
   'several-decisions',
   'unknown-function',
   'malformed-arguments',
@@ -26,7 +29,13 @@ export interface DecisionRecord {
   readonly action: Action;
   /** False when there is no valid decision; the action is then 'pass' (paper B.6). */
   readonly resolved: boolean;
-  /** Set exactly when `resolved` is false. */
+  /** Which rule read the decision (R0: the DECISION line, a leading or a stray KEEP/PASS; tool rungs: the call). */
+  readonly how?: ReadRule;
+  /**
+   * Why the reply broke the format: always set when `resolved` is false; on a
+   * resolved turn only 'several-decisions' (the first decisive call applied),
+   * which still counts the turn as unparsed.
+   */
   readonly failure?: DecisionFailure;
 }
 

@@ -1,5 +1,5 @@
 import type { Framing } from '../rungs/framing.js';
-import { isUrnRung, type Rung } from '../rungs/rung.js';
+import { isUrnRung, MAX_OUTPUT_TOKENS, type Rung } from '../rungs/rung.js';
 import type { Reskin } from '../rungs/vocabulary.js';
 import type { StreamConfig } from '../stream/stream-config.js';
 import { FAMILY_NAMES } from '../families/family.js';
@@ -24,6 +24,12 @@ export interface SessionSpec {
   readonly streams: string | null;
   /** Session token cap (input + output over every attempt); null for none. */
   readonly tokenCap: number | null;
+  /** Sampling temperature; null for the provider's default. */
+  readonly temperature: number | null;
+  /** An economic cell: the charge rule is stated even at K = 0. */
+  readonly economic: boolean;
+  /** R0 replies read strictly (one DECISION line), not as the paper's harness read them. */
+  readonly strictParse: boolean;
   /** Session cost cap in USD (the paper's per-seed "unit cap"); null for none. */
   readonly costCap: number | null;
   /** Cost cap in USD for the whole run, over every session; null for none. */
@@ -34,6 +40,22 @@ export interface SessionSpec {
   readonly emptyRetries: number;
   /** R3 only: when the session ends and the sandbox's limits. */
   readonly script: ScriptSettings;
+}
+
+/** Models served on this machine or a local server (`gguf/`, `openai-compatible/`), which the paper ran at temperature 0 with required tool calls. */
+export function isLocalModel(model: string): boolean {
+  return model.startsWith('gguf/') || model.startsWith('openai-compatible/');
+}
+
+/**
+ * Output tokens per call (paper B.4, HARNESS.md): 512 / 1500 / 2500 / 4096 at
+ * R0 (and the probe) / R1 / R2 / R3; at least 4,000 for GPT-5-family models,
+ * whose reasoning counts against it, and 4,000 in economic R2 cells.
+ */
+export function maxOutputTokens(spec: Pick<SessionSpec, 'rung' | 'model' | 'economic' | 'charge'>): number {
+  const base = MAX_OUTPUT_TOKENS[spec.rung];
+  const economicR2 = spec.rung === 'R2' && (spec.economic || spec.charge > 0);
+  return /(^|\/)gpt-5/.test(spec.model) || economicR2 ? Math.max(base, 4000) : base;
 }
 
 /** Human-readable identity of a session, unique within a sweep. */
@@ -60,6 +82,7 @@ export function framingOf(spec: SessionSpec): Framing {
     horizon: spec.stream.length,
     budget: spec.budget,
     charge: spec.charge,
+    economic: spec.economic || spec.charge > 0,
     classCount: FAMILY_NAMES.length,
     announceN: spec.announceN,
     reskin: isUrnRung(spec.rung) ? (spec.reskin ?? 'ball') : 'ball',

@@ -2,13 +2,13 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
 import { MAX_SEED } from '../random/rng.js';
-import { isUrnRung, RUNGS } from '../rungs/rung.js';
+import { isUrnRung, RUNGS, type Rung } from '../rungs/rung.js';
 import { RESKINS, type Reskin } from '../rungs/vocabulary.js';
 import { streamConfigSchema } from '../stream/stream-config.js';
 import { parseOrThrow } from '../validation.js';
 import { scriptSettingsSchema } from '../scripts/script-settings.js';
 import { priceSchema } from './price.js';
-import type { SessionSpec } from './session-spec.js';
+import { isLocalModel, type SessionSpec } from './session-spec.js';
 
 /** Seeds as a list of integers or a string such as "2000-2023" or "2000,2005-2007". */
 const seeds = z.union([
@@ -59,11 +59,34 @@ export const sweepConfigSchema = z.strictObject({
     .describe(
       "a directory whose stream files replace the generator's: an authors' arm (seed_<S>/stream.json) or a run directory (streams/seed-<S>.json)",
     ),
-  tokenCap: z.number().int().min(1).nullable().default(300_000).describe('session token cap (null: none)'),
+  tokenCap: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('session token cap, input plus output (null: none; unset: 300,000 at R3, none at R0–R2, as the paper)'),
+  temperature: z
+    .number()
+    .min(0)
+    .max(2)
+    .nullable()
+    .optional()
+    .describe("sampling temperature (null: the provider's default; unset: 0 for local models, the provider's default for hosted ones)"),
+  economic: z.boolean().optional().describe('state the charge rule in every cell, K = 0 included (unset: when any charge is above 0)'),
+  strictParse: z.boolean().default(false).describe('read R0 replies strictly: exactly one DECISION line, no fallback'),
   unitCap: z.number().positive().nullable().default(null).describe('cost cap per session in USD (null: none)'),
   runCap: z.number().positive().nullable().default(null).describe('cost cap for the whole run in USD (null: none)'),
   prices: z.record(z.string(), priceSchema).default({}).describe('USD per million tokens, per model id'),
-  emptyRetries: z.number().int().min(0).max(20).default(4).describe("re-samples of a local model's reply without a tool call"),
+  emptyRetries: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(4)
+    .describe(
+      "the paper's empty-fence retries (efr N): a local model's turn is asked at most N times in all while its reply has no tool call",
+    ),
   r3: scriptSettingsSchema.default(scriptSettingsSchema.parse({})),
   window: z.number().int().min(1).max(10_000).default(8),
   limits: z.record(z.string(), providerLimits).default({}),
@@ -75,6 +98,9 @@ export type SweepConfig = z.output<typeof sweepConfigSchema>;
 export function parseSweepConfig(raw: unknown, subject = 'sweep'): SweepConfig {
   return parseOrThrow(sweepConfigSchema, raw, subject);
 }
+
+/** The paper's session token cap: 300,000 tokens at R3; the R0–R2 ladder runs had none. */
+const defaultTokenCap = (rung: Rung) => (rung === 'R3' ? 300_000 : null);
 
 /** Every session of the sweep, in a fixed order. */
 export function expandSweep(config: SweepConfig): SessionSpec[] {
@@ -96,7 +122,10 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
                   announceN,
                   stream: config.stream,
                   streams: config.streams,
-                  tokenCap: config.tokenCap,
+                  tokenCap: config.tokenCap === undefined ? defaultTokenCap(rung) : config.tokenCap,
+                  temperature: config.temperature === undefined ? (isLocalModel(model) ? 0 : null) : config.temperature,
+                  economic: config.economic ?? config.charges.some((charge) => charge > 0),
+                  strictParse: config.strictParse,
                   costCap: config.unitCap,
                   runCap: config.runCap,
                   price: config.prices[model] ?? null,
@@ -126,6 +155,9 @@ export function experimentHash(config: SweepConfig): string {
     stream,
     streams,
     tokenCap,
+    temperature,
+    economic,
+    strictParse,
     unitCap,
     runCap,
     emptyRetries,
@@ -140,8 +172,12 @@ export function experimentHash(config: SweepConfig): string {
     reskins,
     announceN,
     stream,
-    streams,
+    // Where stream files are read from is not what is measured: the run keeps its own copy of each, checked against the source.
+    streamsFromFiles: streams !== null,
     tokenCap,
+    temperature,
+    economic,
+    strictParse,
     unitCap,
     runCap,
     emptyRetries,

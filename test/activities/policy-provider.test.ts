@@ -26,8 +26,9 @@ const observation = (turn: number, occurrence: number): Observation => ({
 const request = (rung: Rung, o: Observation, attempt = 1): GenerateRequest => ({
   system: 'system',
   messages: [{ role: 'user', content: 'draw' }],
-  tools: toolSpecs(rung),
+  tools: toolSpecs({ rung, reskin: 'ball' }),
   toolChoice: 'auto',
+  temperature: null,
   maxOutputTokens: 512,
   attempt,
   conversationKey: 'session',
@@ -40,8 +41,9 @@ describe('policy agents', () => {
     const agent = policyProvider('policy/commit-at-2');
     const first = await agent.generate(request(rung, observation(1, 1)));
     const second = await agent.generate(request(rung, observation(4, 2)));
-    expect(parseReply(rung, first)).toEqual({ resolved: true, action: 'pass' });
-    expect(parseReply(rung, second)).toEqual({ resolved: true, action: 'commit' });
+    expect(parseReply(rung, first)).toMatchObject({ resolved: true, action: 'pass' });
+    expect(parseReply(rung, second)).toMatchObject({ resolved: true, action: 'commit' });
+    expect(first.stopReason).toBe(rung === 'R0' ? 'end' : 'tool-use');
     expect(first.responseModel).toBe('policy/commit-at-2');
     expect(first.usage.inputTokens).toBeGreaterThan(0);
     expect(first.usageEstimated).toBe(true);
@@ -85,7 +87,19 @@ describe('policy agents', () => {
     expect(agent.classify(error)).toEqual({ errorClass: 'permanent' });
     expect(parseReply('R1', await agent.generate(request('R1', observation(4, 1))))).toMatchObject({ failure: 'several-decisions' });
     expect(parseReply('R1', await agent.generate(request('R1', observation(5, 1))))).toMatchObject({ failure: 'unknown-function' });
-    expect(parseReply('R0', await agent.generate(request('R0', observation(4, 1))))).toMatchObject({ failure: 'several-decisions' });
+    // At R0 two DECISION lines are several decisions only to the strict reader; the paper's reader takes the last.
+    const twoLines = await agent.generate(request('R0', observation(4, 1)));
+    expect(parseReply('R0', twoLines, { strict: true })).toMatchObject({ failure: 'several-decisions' });
+  });
+
+  it('inject a reply cut off by the output limit before any decision', async () => {
+    const agent = policyProvider('policy/eager?reply=2:cut-off');
+    for (const rung of ['R0', 'probe', 'R1', 'R2'] as const) {
+      const reply = await agent.generate(request(rung, observation(2, 1)));
+      expect(reply.stopReason).toBe('length');
+      expect(parseReply(rung, reply)).toMatchObject({ resolved: false });
+    }
+    expect((await agent.generate(request('R1', observation(3, 1)))).stopReason).toBe('tool-use');
   });
 
   it.each([

@@ -7,7 +7,7 @@ import { sessionKey } from '../../core/sweep/session-spec.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
 import { readTranscript } from '../../activities/run-store/transcript.js';
 import { freePort } from '../../infra/ports.js';
-import { inProcessDecisions, startTestServer, summaryOf } from './harness.js';
+import { decisionsOf, inProcessDecisions, startTestServer, summaryOf } from './harness.js';
 import { exited, killGroup, startCli, until } from './processes.js';
 
 const started: { kill: () => void }[] = [];
@@ -29,7 +29,7 @@ async function expectCompleteAndExact(runDir: string, config: SweepConfig): Prom
   for (const spec of expandSweep(config)) {
     const summary = await summaryOf(runDir, spec);
     const expected = inProcessDecisions(spec);
-    expect(summary.decisions, sessionKey(spec)).toEqual(expected);
+    expect(decisionsOf(summary), sessionKey(spec)).toEqual(expected);
     const transcript = await readTranscript(runLayout.transcript(runDir, spec));
     const turnLines = transcript.records.filter((r) => r.type === 'turn').map((r) => (r.type === 'turn' ? r.t : 0));
     expect(turnLines, `${sessionKey(spec)}: one turn record per decision`).toEqual(expected.map((d) => d.t));

@@ -67,6 +67,13 @@ export function inProcessDecisions(spec: SessionSpec): DecisionRecord[] {
   return [...runSession(classes, { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length }, policy).decisions];
 }
 
+/** A session's decisions without how each reply was read, to compare with the in-process engine's, which reads none. */
+export function decisionsOf(summary: SessionSummary): DecisionRecord[] {
+  return summary.decisions.map(
+    (decision) => Object.fromEntries(Object.entries(decision).filter(([key]) => key !== 'how')) as unknown as DecisionRecord,
+  );
+}
+
 /** The decision turns of a session's stream, under a policy that never commits (so every unheld item is one). */
 export function decisionTurns(spec: SessionSpec): number[] {
   return inProcessDecisions({ ...spec, model: 'policy/commit-at-99' }).map((d) => d.t);

@@ -7,7 +7,7 @@ import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js'
 import { sweepWorkflowId } from '../../cli/sweep-runner.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { anthropicMessage } from '../activities/providers/wire.js';
-import { serverForThisFile, summaryOf, sweepOn } from './harness.js';
+import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
 const temporal = serverForThisFile();
 const KEY = 'sk-ant-e2e-secret-7f3a';
@@ -94,6 +94,19 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
       expect(after?.system).toEqual(before?.system);
       const previous = strip(before?.messages as Message[]);
       expect(strip(after?.messages as Message[]).slice(0, previous.length)).toEqual(previous);
+    }
+    // A hosted model samples at the provider's default temperature: none is sent.
+    for (const request of requests) expect(request.body).not.toHaveProperty('temperature');
+
+    // Each attempt keeps why the reply ended and every usage component the API reported.
+    const attempts = (await transcriptOf(runDir, spec)).records.filter((r) => r.type === 'attempt');
+    expect(attempts).toHaveLength(requests.length);
+    for (const attempt of attempts) {
+      expect(attempt.stopReason).toBe('end');
+      expect(attempt.usage.cacheWriteTokens).toBe(100);
+      expect(attempt.usage.outputTokens).toBe(12);
+      // Input counts the uncached tokens, the cache reads and the cache writes.
+      expect(attempt.usage.inputTokens).toBe(20 + attempt.usage.cachedInputTokens + 100);
     }
 
     for (const file of filesUnder(runDir)) expect(readFileSync(file, 'latin1').includes(KEY), file).toBe(false);

@@ -6,7 +6,7 @@ import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js'
 import { sessionKey } from '../../core/sweep/session-spec.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
 import { sweepWorkflowId } from '../../cli/sweep-runner.js';
-import { inProcessDecisions, serverForThisFile, summaryOf, sweepOn } from './harness.js';
+import { decisionsOf, inProcessDecisions, serverForThisFile, summaryOf, sweepOn } from './harness.js';
 
 /** The server rejects any payload above this many bytes (the default limit is 2 MB). */
 const BLOB_LIMIT = 8 * 1024;
@@ -35,7 +35,7 @@ describe('claim check and continue-as-new', () => {
     const progress = await sweepOn(temporal.server, config, runDir);
     expect(progress).toMatchObject({ finished: 1, failed: 0 });
     const summary = await summaryOf(runDir, spec);
-    expect(summary.decisions).toEqual(inProcessDecisions(spec));
+    expect(decisionsOf(summary)).toEqual(inProcessDecisions(spec));
     expect(summary.decisions).toHaveLength(300);
     expect(statSync(runLayout.transcript(runDir, spec)).size).toBeGreaterThan(20 * BLOB_LIMIT);
     const connection = await Connection.connect({ address: temporal.server.address });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import type { AttemptRecord } from '../../activities/run-store/transcript.js';
+import { auditRun } from '../../cli/audit-report.js';
 import { readRunResults } from '../../cli/run-results.js';
 import { decisionTurns, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
@@ -73,26 +74,35 @@ describe('rerun rules (paper B.6)', () => {
     expect(await summaryOf(runDir, spec)).toMatchObject({ termination: 'provider-error', mechanicalFailure: true });
   }, 60_000);
 
-  it('record model-level failures as unresolved passes, never retried, and flag the rung invalid above 10%', async () => {
+  it('record model-level failures as unparsed turns, never retried, and flag the rung invalid above 10%', async () => {
     const { config, spec, runDir } = faulty(
       'model-failures',
-      `reply=${first}:no-decision,${second}:several-decisions,${fourth}:malformed-arguments`,
+      `reply=${first}:no-decision,${second}:cut-off,${third}:unknown-function,${fourth}:several-decisions`,
     );
     await sweepOn(temporal.server, config, runDir);
     const transcript = await transcriptOf(runDir, spec);
+    const decisionAt = (t: number) => transcript.turns.find((turn) => turn.t === t)?.decision;
     for (const [t, failure] of [
       [first, 'no-decision'],
-      [second, 'several-decisions'],
-      [fourth, 'malformed-arguments'],
+      [second, 'cut-off'],
+      [third, 'unknown-function'],
     ] as const) {
       expect(transcript.attemptsSinceResume(t)).toHaveLength(1);
-      expect(transcript.turns.find((turn) => turn.t === t)?.decision).toMatchObject({ action: 'pass', resolved: false, failure });
+      expect(decisionAt(t)).toMatchObject({ action: 'pass', resolved: false, failure });
     }
+    // Two decisive calls (last, as the commit changes the turns after it): the first (claim) applies, and the turn still counts as unparsed.
+    expect(transcript.attemptsSinceResume(fourth)).toHaveLength(1);
+    expect(decisionAt(fourth)).toMatchObject({ action: 'commit', failure: 'several-decisions' });
+    // The cut-off reply was not asked again, and its attempt says why it ended.
+    expect(transcript.attemptsSinceResume(second).map((a) => [a.outcome, a.stopReason])).toEqual([['ok', 'length']]);
     const summary = await summaryOf(runDir, spec);
     expect(summary).toMatchObject({ termination: 'stream-end', mechanicalFailure: false });
-    expect(summary.metrics.unresolved).toBe(3);
+    expect(summary.metrics.unresolved).toBe(4);
     const [cell] = (await readRunResults(runDir)).cells;
     expect(cell?.invalid).toBe(true);
+    const audit = await auditRun(runDir);
+    expect(audit.cutOffTurns).toBe(1);
+    expect(audit.turns.find((turn) => turn.t === second)?.decision).toMatch(/cut off/);
   }, 60_000);
 
   it('stop a session at its cost cap (the per-seed unit cap)', async () => {

@@ -13,7 +13,7 @@ import { runLayout } from '../../activities/run-store/run-layout.js';
 import { readRunResults } from '../../cli/run-results.js';
 import { sweepWorkflowId } from '../../cli/sweep-runner.js';
 import { workflowsPath } from '../../workers/create-workers.js';
-import { inProcessDecisions, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { decisionsOf, inProcessDecisions, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
 const temporal = serverForThisFile();
 
@@ -37,7 +37,9 @@ describe('sessions on a real Temporal server', () => {
     for (const spec of specs) {
       const summary = await summaryOf(runDir, spec);
       const expected = inProcessDecisions(spec);
-      expect(summary.decisions, sessionKey(spec)).toEqual(expected);
+      // The same decisions; the session also records how each reply was read.
+      expect(decisionsOf(summary), sessionKey(spec)).toEqual(expected);
+      expect(new Set(summary.decisions.map((d) => d.how))).toEqual(new Set([spec.rung === 'R0' ? 'tag' : 'tool']));
       const classes = generateStream(spec.seed, spec.stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));
       expect(summary.metrics).toEqual(
         sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions: expected }),

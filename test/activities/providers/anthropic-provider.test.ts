@@ -72,8 +72,8 @@ describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
       }),
     ];
     const { provider } = await against((i) => ({ json: replies[i] }));
-    expect(parseReply('R0', await provider.generate(requestFor('R0')))).toEqual({ resolved: true, action: 'commit' });
-    expect(parseReply('R1', await provider.generate(requestFor('R1')))).toEqual({ resolved: true, action: 'commit' });
+    expect(parseReply('R0', await provider.generate(requestFor('R0')))).toMatchObject({ resolved: true, action: 'commit' });
+    expect(parseReply('R1', await provider.generate(requestFor('R1')))).toMatchObject({ resolved: true, action: 'commit' });
     expect(parseReply('R1', await provider.generate(requestFor('R1')))).toMatchObject({ failure: 'several-decisions' });
     expect(parseReply('R1', await provider.generate(requestFor('R1')))).toMatchObject({ failure: 'no-decision' });
     const cached = await provider.generate(requestFor('R0'));
@@ -81,6 +81,43 @@ describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
     expect(cached.responseModel).toBe('claude-haiku-4-5-20251001');
     // 40 fresh + 3000 read + 200 written + 30 out at $1 / $0.10 / $1.25 / $5 per million.
     expect(costOf(cached.usage, { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 })).toBeCloseTo((40 + 300 + 250 + 150) / 1e6, 12);
+  });
+
+  it('sends tool_choice any when a call is required, and the temperature when one is set', async () => {
+    const { provider, requests } = await against(() => ({
+      json: anthropicMessage([{ type: 'tool_use', id: 'toolu_3', name: 'skip_solver', input: {} }], {}, 'tool_use'),
+    }));
+    await provider.generate({ ...requestFor('R1'), toolChoice: 'required', temperature: 0 });
+    await provider.generate({ ...requestFor('R1'), temperature: 0.4 });
+    expect(requests[0]?.body).toMatchObject({ tool_choice: { type: 'any' }, temperature: 0 });
+    expect(requests[1]?.body).toMatchObject({ tool_choice: { type: 'auto' }, temperature: 0.4 });
+  });
+
+  it('reports why each reply ended, in the harness terms', async () => {
+    const reasons = ['end_turn', 'stop_sequence', 'tool_use', 'max_tokens', 'refusal', 'pause_turn'];
+    const { provider } = await against((i) => ({
+      json: anthropicMessage([{ type: 'text', text: 'Thinking about the draw' }], {}, reasons[i] as string),
+    }));
+    const stops = [];
+    for (let i = 0; i < reasons.length; i++) stops.push((await provider.generate(requestFor('R0'))).stopReason);
+    expect(stops).toEqual(['end', 'end', 'tool-use', 'length', 'content-filter', 'other']);
+  });
+
+  it('counts every input token once: uncached input, cache reads and cache writes, each also kept apart', async () => {
+    const { provider } = await against(() => ({
+      json: anthropicMessage([{ type: 'text', text: 'DECISION: KEEP' }], {
+        input_tokens: 7,
+        cache_read_input_tokens: 1000,
+        cache_creation_input_tokens: 50,
+        output_tokens: 9,
+      }),
+    }));
+    const { usage } = await provider.generate(requestFor('R0'));
+    expect(usage.inputTokens).toBe(7 + 1000 + 50);
+    expect(usage.cachedInputTokens).toBe(1000);
+    expect(usage.cacheWriteTokens).toBe(50);
+    expect(usage.outputTokens).toBe(9);
+    expect(usage.reasoningTokens).toBeUndefined();
   });
 
   it('classifies 429 (with retry-after), 500, 529, dropped connections and timeouts as transport errors', async () => {

@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatHistory, ggufProvider } from '../../../activities/providers/gguf-provider.js';
-import { secondTurn } from './request.js';
+import type { ChatMessage } from '../../../core/chat/messages.js';
+import { chatHistory, ggufProvider, llamaStopReason } from '../../../activities/providers/gguf-provider.js';
+import { projectRoot } from '../../../infra/project-root.js';
+import { requestFor, secondTurn } from './request.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-gguf-'));
 
@@ -20,6 +22,17 @@ describe('the in-process GGUF adapter', () => {
     await expect(ggufProvider(`gguf/${gguf}?context=4096&parallel=2`).preflight()).resolves.toBeUndefined();
   });
 
+  it("maps node-llama-cpp's stop reasons to the harness's", () => {
+    expect(llamaStopReason('maxTokens')).toBe('length');
+    expect(llamaStopReason('functionCalls')).toBe('tool-use');
+    expect(['eogToken', 'stopGenerationTrigger', 'customStopTrigger'].map((r) => llamaStopReason(r as 'eogToken'))).toEqual([
+      'end',
+      'end',
+      'end',
+    ]);
+    expect(llamaStopReason('abort')).toBe('other');
+  });
+
   it('turns the conversation into chat history, each tool result riding on its call', () => {
     expect(chatHistory('system', secondTurn)).toEqual([
       { type: 'system', text: 'system' },
@@ -28,4 +41,52 @@ describe('the in-process GGUF adapter', () => {
       { type: 'user', text: 'Problem 2 of 60: second' },
     ]);
   });
+});
+
+/** Fetched by `npm run fetch-model`; these tests are skipped where it is absent. */
+const modelFile = join(projectRoot(), 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+
+describe.skipIf(!existsSync(modelFile))('the in-process GGUF adapter on a real model (SmolLM2-135M)', () => {
+  const urn: ChatMessage[] = [
+    { role: 'user', content: 'Draw 1 of 60: a red ball. You may keep 3. Reply with DECISION: KEEP or DECISION: PASS.' },
+  ];
+
+  it("gives each conversation the paper's 8,192-token context unless the model id names another", async () => {
+    const byDefault = ggufProvider(`gguf/${modelFile}`);
+    const tooLong = { ...requestFor('R0', urn), maxOutputTokens: 9000 };
+    await expect(byDefault.generate(tooLong)).rejects.toThrow(/exceed the 8192-token context/);
+    const small = ggufProvider(`gguf/${modelFile}?context=1024`);
+    await expect(small.generate({ ...tooLong, maxOutputTokens: 1000, conversationKey: 'small' })).rejects.toThrow(
+      /exceed the 1024-token context/,
+    );
+  }, 300_000);
+
+  it('reports a reply stopped by the output limit as a length stop, and its usage', async () => {
+    const provider = ggufProvider(`gguf/${modelFile}`);
+    const reply = await provider.generate({ ...requestFor('R0', urn), maxOutputTokens: 3, temperature: 0, conversationKey: 'cut' });
+    expect(reply.stopReason).toBe('length');
+    expect(reply.usage.outputTokens).toBeLessThanOrEqual(3);
+    expect(reply.usage.inputTokens).toBeGreaterThan(0);
+    expect(reply.usageEstimated).toBe(false);
+  }, 300_000);
+
+  it('samples greedily at temperature 0, whatever the seed; a tool rung offers the tools whether or not a call is required', async () => {
+    const provider = ggufProvider(`gguf/${modelFile}`);
+    const at = (sampleSeed: number, conversationKey: string) =>
+      provider.generate({ ...requestFor('R0', urn), maxOutputTokens: 24, temperature: 0, sampleSeed, conversationKey });
+    const [a, b] = [await at(1, 'greedy-a'), await at(987654, 'greedy-b')];
+    expect(b.text).toBe(a.text);
+    expect(['end', 'length']).toContain(a.stopReason);
+    for (const toolChoice of ['auto', 'required'] as const) {
+      const reply = await provider.generate({
+        ...requestFor('R1'),
+        toolChoice,
+        maxOutputTokens: 48,
+        temperature: 0,
+        conversationKey: 'tools',
+      });
+      expect(['end', 'length', 'tool-use']).toContain(reply.stopReason);
+      expect(reply.stopReason === 'tool-use').toBe(reply.toolCalls.length > 0);
+    }
+  }, 300_000);
 });

@@ -71,15 +71,76 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
       ),
     ];
     const { provider } = await against((i) => ({ json: replies[i] }));
-    expect(parseReply('R2', await provider.generate(requestFor('R2')))).toEqual({ resolved: true, action: 'commit' });
+    expect(parseReply('R2', await provider.generate(requestFor('R2')))).toMatchObject({ resolved: true, action: 'commit' });
     expect(parseReply('R1', await provider.generate(requestFor('R1')))).toMatchObject({ failure: 'several-decisions' });
     expect(parseReply('R2', await provider.generate(requestFor('R2')))).toMatchObject({ failure: 'malformed-arguments' });
     const empty = await provider.generate(requestFor('R1'));
     expect(empty).toMatchObject({ text: '', toolCalls: [] });
     const text = await provider.generate(requestFor('R0'));
-    expect(parseReply('R0', text)).toEqual({ resolved: true, action: 'pass' });
+    expect(parseReply('R0', text)).toMatchObject({ resolved: true, action: 'pass' });
     expect(text.usage).toEqual({ inputTokens: 2048, outputTokens: 12, cachedInputTokens: 1920 });
     expect(text.responseModel).toBe('gpt-5.4-mini-2026-03-17');
+  });
+
+  it('sends tool_choice required and the temperature when the request sets them, to OpenAI and to local servers', async () => {
+    for (const local of [false, true]) {
+      const { provider, requests } = await against(() => ({ json: chatCompletion({ tool_calls: [functionCall('c', 'keep', '{}')] }) }), {
+        local,
+      });
+      await provider.generate({ ...requestFor('probe'), toolChoice: 'required', temperature: 0 });
+      await provider.generate({ ...requestFor('probe'), temperature: 1.2 });
+      expect(requests[0]?.body).toMatchObject({ tool_choice: 'required', temperature: 0 });
+      expect(requests[1]?.body).toMatchObject({ tool_choice: 'auto', temperature: 1.2 });
+      await close?.();
+    }
+  });
+
+  it('reports why each reply ended, in the harness terms', async () => {
+    const reasons = ['stop', 'tool_calls', 'function_call', 'length', 'content_filter', 'something_new'];
+    const { provider } = await against((i) => ({ json: chatCompletion({ content: 'Hmm' }, {}, undefined, reasons[i]) }));
+    const stops = [];
+    for (let i = 0; i < reasons.length; i++) stops.push((await provider.generate(requestFor('R0'))).stopReason);
+    expect(stops).toEqual(['end', 'tool-use', 'tool-use', 'length', 'content-filter', 'other']);
+  });
+
+  it('reports usage by component: all prompt tokens, the cached part, output and the reasoning part', async () => {
+    const { provider } = await against(() => ({
+      json: chatCompletion(
+        { content: 'DECISION: PASS' },
+        {
+          prompt_tokens: 900,
+          completion_tokens: 300,
+          prompt_tokens_details: { cached_tokens: 640 },
+          completion_tokens_details: { reasoning_tokens: 250 },
+        },
+      ),
+    }));
+    const { usage } = await provider.generate(requestFor('R0'));
+    expect(usage).toEqual({ inputTokens: 900, cachedInputTokens: 640, outputTokens: 300, reasoningTokens: 250 });
+  });
+
+  it('reads a tool call a local server left in the text (a <tool_call> block, a fenced JSON object), keeping the text as it is', async () => {
+    const tagged = 'I will skip this one.\n<tool_call>\n{"name": "skip_solver", "arguments": {}}\n</tool_call>';
+    const fenced = 'Decision:\n```json\n{"name": "claim_solver", "arguments": {}}\n```';
+    const unknown = '<tool_call>{"name": "solve_it", "arguments": {}}</tool_call>';
+    const texts = [tagged, fenced, unknown, tagged];
+    const { provider } = await against((i) => ({ json: chatCompletion({ content: texts[i] }, {}, 'qwen') }), { local: true });
+    const fromTag = await provider.generate(requestFor('R1'));
+    expect(fromTag.text).toBe(tagged);
+    expect(fromTag.toolCalls).toMatchObject([{ name: 'skip_solver' }]);
+    expect(parseReply('R1', fromTag)).toMatchObject({ resolved: true, action: 'pass' });
+    const fromFence = await provider.generate(requestFor('R1'));
+    expect(fromFence.text).toBe(fenced);
+    expect(parseReply('R1', fromFence)).toMatchObject({ resolved: true, action: 'commit' });
+    // A tool the rung does not offer is not a call; at R0 there are no tools to recover.
+    expect((await provider.generate(requestFor('R1'))).toolCalls).toEqual([]);
+    expect((await provider.generate(requestFor('R0'))).toolCalls).toEqual([]);
+  });
+
+  it("leaves a hosted model's text alone: only local servers get their calls recovered", async () => {
+    const tagged = '<tool_call>{"name": "skip_solver", "arguments": {}}</tool_call>';
+    const { provider } = await against(() => ({ json: chatCompletion({ content: tagged }) }));
+    expect(parseReply('R1', await provider.generate(requestFor('R1')))).toMatchObject({ resolved: false, failure: 'no-decision' });
   });
 
   it('classifies 429 with retry-after, 408, 409, 500, dropped connections and timeouts as transport, 400 and 401 as permanent', async () => {

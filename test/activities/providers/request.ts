@@ -11,8 +11,9 @@ export function requestFor(
   return {
     system: 'You will be shown 60 numeric problems.',
     messages,
-    tools: toolSpecs(rung),
+    tools: toolSpecs({ rung, reskin: 'ball' }),
     toolChoice: 'auto',
+    temperature: null,
     maxOutputTokens: 1500,
     attempt: 1,
     conversationKey: 'session-1',

@@ -17,6 +17,7 @@ export const chatCompletion = (
   message: Record<string, unknown>,
   usage: Record<string, unknown> = {},
   model = 'gpt-5.4-mini-2026-03-17',
+  finishReason?: string,
 ) => ({
   id: 'chatcmpl-1',
   object: 'chat.completion',
@@ -26,7 +27,7 @@ export const chatCompletion = (
     {
       index: 0,
       message: { role: 'assistant', content: null, refusal: null, ...message },
-      finish_reason: message.tool_calls ? 'tool_calls' : 'stop',
+      finish_reason: finishReason ?? (message.tool_calls ? 'tool_calls' : 'stop'),
     },
   ],
   usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25, ...usage },

@@ -3,7 +3,7 @@ import { systemPrompt } from '../../../core/rungs/system-prompt.js';
 import type { Framing } from '../../../core/rungs/framing.js';
 import { RESKINS, VOCABULARIES } from '../../../core/rungs/vocabulary.js';
 
-const base: Framing = { rung: 'R0', horizon: 60, budget: 3, charge: 0, classCount: 8, announceN: true, reskin: 'ball' };
+const base: Framing = { rung: 'R0', horizon: 60, budget: 3, charge: 0, economic: false, classCount: 8, announceN: true, reskin: 'ball' };
 
 describe('system prompts', () => {
   it("keep the paper's R0 disclosure and response instruction verbatim (Appendix B.2)", () => {
@@ -27,7 +27,9 @@ describe('system prompts', () => {
   it('tell R1 not to compute an answer and to call exactly one tool', () => {
     const prompt = systemPrompt({ ...base, rung: 'R1' });
     expect(prompt).toContain('you must call exactly one of claim_solver or skip_solver');
-    expect(prompt).toContain('Do not compute an answer to the problem.');
+    expect(prompt).toContain(
+      'Do not compute an answer to the problem: you will not solve any problem yourself, and an answer you work out earns nothing.',
+    );
     expect(prompt).toContain('Exactly 8 types occur');
     expect(prompt).not.toContain('Python');
   });
@@ -43,10 +45,21 @@ describe('system prompts', () => {
     expect(systemPrompt({ ...base, rung: 'R1', announceN: false })).not.toMatch(/\b8\b/);
   });
 
-  it('add the economic sentence only when K > 0', () => {
+  it('state the charge rule in every economic cell, K = 0 included, and nowhere else', () => {
     expect(systemPrompt(base)).not.toContain('costs');
-    expect(systemPrompt({ ...base, charge: 10 })).toContain('Each keep costs 10 points, charged once when you keep');
-    expect(systemPrompt({ ...base, rung: 'R2', charge: 24 })).toContain('Each claim costs 24 points, charged once when you claim');
+    const economic = { ...base, economic: true };
+    expect(systemPrompt({ ...economic, charge: 0 })).toContain(
+      'Each keep costs 0 points, charged once when you keep; every collected ball is still worth one point, and passing costs nothing.',
+    );
+    expect(systemPrompt({ ...economic, charge: 10 })).toContain('Each keep costs 10 points, charged once when you keep');
+    expect(systemPrompt({ ...economic, rung: 'R2', charge: 24 })).toContain('Each claim costs 24 points, charged once when you claim');
+    expect(systemPrompt({ ...economic, rung: 'R2', charge: 0 })).toContain('Each claim costs 0 points');
+  });
+
+  it('give R0 its goal and final decisions, and tell the probe that the call is the decision', () => {
+    expect(systemPrompt(base)).toContain('your goal is to collect as many balls as possible');
+    expect(systemPrompt(base)).toContain('they are final');
+    expect(systemPrompt({ ...base, rung: 'probe' })).toContain('The call is your decision: no DECISION line is needed.');
   });
 
   it.each(RESKINS)('render the %s reskin in its own vocabulary', (reskin) => {
@@ -69,7 +82,7 @@ describe('R3 prompts', () => {
     expect(prompt).toContain('Exactly 8 types occur');
     expect(prompt).not.toContain('Python');
     expect(prompt).not.toContain('costs');
-    expect(systemPrompt({ ...base, rung: 'R3', charge: 5 })).toContain(
+    expect(systemPrompt({ ...base, rung: 'R3', charge: 5, economic: true })).toContain(
       'Each script written costs 5 points, charged once when you write it',
     );
   });

@@ -34,7 +34,7 @@ describe('nextDecisionPoint', () => {
     }
   });
 
-  it('reports the automatic credits and the previous outcome since the last decision', () => {
+  it('reports the automatic credits since the last decision', () => {
     // t1 5 pass · t2 2 pass · t3 5 commit · t4 7 (decision) after nothing auto · t5 5 auto · t6 2 (decision).
     const decisions: DecisionRecord[] = [
       { t: 1, classId: 5, occurrence: 1, action: 'pass', resolved: true },
@@ -43,21 +43,14 @@ describe('nextDecisionPoint', () => {
       { t: 4, classId: 7, occurrence: 1, action: 'pass', resolved: true },
     ];
     const point = nextDecisionPoint(classes, setting, decisions);
-    expect(point).toMatchObject({ t: 6, autoCredited: [{ t: 5, label: 0 }], previous: { label: 2, action: 'pass', resolved: true } });
+    expect(point).toMatchObject({ t: 6, autoCredited: [{ t: 5, label: 0 }] });
+    expect(point).not.toHaveProperty('previous');
     expect(point?.observation).toMatchObject({ label: 1, occurrence: 2, remaining: 1, held: [0] });
   });
 
   it('refuses more decisions than the stream has decision turns', () => {
     const passes = Array.from({ length: 9 }, () => ({ action: 'pass' as const }));
     expect(() => nextDecisionPoint(classes, setting, passes)).toThrow(/1 decisions fall after the last decision turn/);
-  });
-
-  it('shows an unresolved previous decision as such', () => {
-    expect(nextDecisionPoint(classes, setting, [{ action: 'pass', resolved: false }])?.previous).toEqual({
-      label: 0,
-      action: 'pass',
-      resolved: false,
-    });
   });
 });
 

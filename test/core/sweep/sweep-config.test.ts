@@ -9,8 +9,32 @@ describe('sweep config', () => {
   it('fills the paper defaults', () => {
     const config = parseSweepConfig(minimal);
     expect(config.seeds).toEqual(Array.from({ length: 24 }, (_, i) => 2000 + i));
-    expect(config).toMatchObject({ budgets: [3], charges: [0], reskins: ['ball'], announceN: [false], tokenCap: 300_000, window: 8 });
+    expect(config).toMatchObject({ budgets: [3], charges: [0], reskins: ['ball'], announceN: [false], window: 8, strictParse: false });
     expect(config.stream).toEqual({ length: 60, budget: 3, hotCount: 3, hotMass: 0.85, magnitude: 100 });
+  });
+
+  it('resolves per session what the paper set per rung and model: the token cap at R3 only, temperature 0 for local models, the charge rule in economic cells', () => {
+    const specs = expandSweep(
+      parseSweepConfig({
+        ...minimal,
+        models: ['policy/eager', 'gguf/models/x.gguf', 'openai-compatible/qwen@http://localhost:8080/v1'],
+        rungs: ['R0', 'R3'],
+        seeds: [2000],
+      }),
+    );
+    const of = (model: string, rung: string) => specs.find((spec) => spec.model === model && spec.rung === rung);
+    expect(of('policy/eager', 'R0')).toMatchObject({ tokenCap: null, temperature: null, economic: false });
+    expect(of('policy/eager', 'R3')).toMatchObject({ tokenCap: 300_000 });
+    expect(of('gguf/models/x.gguf', 'R0')?.temperature).toBe(0);
+    expect(of('openai-compatible/qwen@http://localhost:8080/v1', 'R0')?.temperature).toBe(0);
+    const set = expandSweep(parseSweepConfig({ ...minimal, seeds: [2000], tokenCap: 1000, temperature: 0.7 }))[0];
+    expect(set).toMatchObject({ tokenCap: 1000, temperature: 0.7 });
+    const grid = expandSweep(parseSweepConfig({ ...minimal, seeds: [2000], charges: [0, 10] }));
+    expect(grid.map((spec) => [spec.charge, spec.economic])).toEqual([
+      [0, true],
+      [10, true],
+    ]);
+    expect(expandSweep(parseSweepConfig({ ...minimal, seeds: [2000], economic: true }))[0]?.economic).toBe(true);
   });
 
   it('reads seed ranges written as text', () => {
