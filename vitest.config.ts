@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    // Setup hooks start servers and import the paper's runs: seconds here, several times that on a loaded 2-core CI machine.
+    hookTimeout: 120_000,
     // isolated-vm (the R3 sandbox) needs it on Node 20+; test files run in forked processes.
     execArgv: ['--no-node-snapshot'],
   },

@@ -9,7 +9,7 @@ import { nextDecisionPoint } from '../core/session/replay.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
 import type { Action } from '../core/session/session-state.js';
 import { framingOf, isLocalModel, maxOutputTokens, sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
-import { callProvider } from './provider-call.js';
+import { callProvider, replyOnRecord } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { runLayout } from './run-store/run-layout.js';
 import { appendRecord, readTranscript, type Termination, type TurnRecord } from './run-store/transcript.js';
@@ -35,8 +35,9 @@ export function createModelActivities(providers: ProviderRegistry) {
      * One decision turn: render the prompt from the run store (claim check: the
      * conversation never passes through Temporal), stop if a cap is reached,
      * call the model under the rerun rules, record the turn, and return only
-     * the decision. A turn already on record is returned as recorded, so retries
-     * and resumed sessions never pay twice.
+     * the decision. A turn already on record is returned as recorded, and a reply
+     * on record whose turn is not (the worker died in between) is used as it is,
+     * so retries and resumed sessions never pay twice.
      */
     async takeTurn({ runDir, spec, t }: TurnInput): Promise<TurnResult> {
       const rung = spec.rung;
@@ -55,7 +56,9 @@ export function createModelActivities(providers: ProviderRegistry) {
       if (point?.t !== t) {
         throw ApplicationFailure.nonRetryable(`turn ${t} is not the next decision turn (${point?.t ?? 'none left'})`, 'SessionOutOfStep');
       }
-      const cap = await reachedCap(runDir, spec, transcript);
+      const previous = transcript.attemptsSinceResume(t);
+      // A reply already paid for stands, even if it took the session past a cap (as it would have, had its worker lived).
+      const cap = replyOnRecord(previous) ? undefined : await reachedCap(runDir, spec, transcript);
       if (cap) return { kind: 'stopped', reason: cap };
 
       const framing = framingOf(spec);
@@ -74,11 +77,11 @@ export function createModelActivities(providers: ProviderRegistry) {
           conversationKey: key,
           observation: point.observation,
         },
-        { runDir, spec, sessionKey: key, transcriptPath: path, t, previous: transcript.attemptsSinceResume(t) },
+        { runDir, spec, sessionKey: key, transcriptPath: path, t, previous },
         (reply) => parseReply(rung, reply, { strict: spec.strictParse }),
       );
       if (outcome.kind === 'stopped') return outcome;
-      const { response, parsed } = outcome;
+      const { response, parsed, reused } = outcome;
       const decision: DecisionRecord = {
         t,
         classId: point.classId,
@@ -99,6 +102,7 @@ export function createModelActivities(providers: ProviderRegistry) {
         ...(parsed.detail && { detail: parsed.detail }),
         usage: response.usage,
         responseModel: response.responseModel,
+        ...(reused && { reused }),
       });
       return { kind: 'decided', action: decision.action };
     },

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ChatMessage, ModelReply } from '../core/chat/messages.js';
 import type { DecisionFailure } from '../core/session/session-record.js';
@@ -9,12 +10,76 @@ import { identityMatches } from './providers/model-identity.js';
 import { costOf } from './providers/prices.js';
 import { redactSecrets } from './providers/redact.js';
 import type { GenerateRequest, GenerateResponse, Provider } from './providers/provider.js';
-import { recordCost } from './run-store/cost-ledger.js';
-import { appendRecord, type AttemptRecord, type Termination } from './run-store/transcript.js';
+import { recordCost, type CostEntry } from './run-store/cost-ledger.js';
+import { readJsonLines } from './run-store/json-files.js';
+import { appendRecord, type AttemptRecord, type ReusedReply, type Termination } from './run-store/transcript.js';
 
 /** Paper B.6: a transport or provider exception gets at most two more attempts, 1.5 s then 3 s later. */
 export const MAX_TRANSPORT_ATTEMPTS = 3;
 export const BACKOFF_STEP_SECONDS = 1.5;
+/** The longest retry-after honoured unless the sweep sets maxRetryAfterSeconds: a server may ask for hours. */
+export const DEFAULT_MAX_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * Test and chaos hook: `ALLOCBENCH_CRASH_AFTER_REPLY=<t>` kills this worker
+ * process (SIGKILL, no cleanup) right after turn t's reply is recorded and
+ * before anything else is, on the activity's first attempt: the window in
+ * which a retry used to pay for the call again.
+ */
+export const CRASH_AFTER_REPLY_VARIABLE = 'ALLOCBENCH_CRASH_AFTER_REPLY';
+
+function crashAfterReplyIfAsked(t: number, activityAttempt: number): void {
+  const turns = process.env[CRASH_AFTER_REPLY_VARIABLE];
+  if (!turns || activityAttempt !== 1) return;
+  if (turns.split(',').some((turn) => Number(turn) === t)) process.kill(process.pid, 'SIGKILL');
+}
+
+/**
+ * The wait before the next attempt after the given number of transport
+ * failures: the rerun rule's 1.5 s × failures, or the provider's retry-after
+ * when longer, but never more than the cap.
+ */
+export function retryWait(failures: number, retryAfterMs: number | undefined, maxRetryAfterSeconds = DEFAULT_MAX_RETRY_AFTER_SECONDS) {
+  const ruleMs = BACKOFF_STEP_SECONDS * 1000 * failures;
+  const capMs = Math.max(0, maxRetryAfterSeconds) * 1000;
+  const asked = retryAfterMs ?? 0;
+  return { waitMs: Math.max(ruleMs, Math.min(asked, capMs)), capped: asked > capMs };
+}
+
+/**
+ * The turn's standing reply, if an earlier attempt of this activity recorded
+ * one and died before recording the turn: the last attempt since the last
+ * replacement run is a reply that became the turn's ('ok'), written whole
+ * with its reply (a torn line is not read back). Records from before replies
+ * were kept have none, and the turn is asked again.
+ */
+export function replyOnRecord(previous: readonly AttemptRecord[]): (AttemptRecord & { readonly reply: ModelReply }) | undefined {
+  const last = previous.at(-1);
+  return last?.outcome === 'ok' && last.reply && last.responseModel !== undefined
+    ? (last as AttemptRecord & { reply: ModelReply })
+    : undefined;
+}
+
+/** The provider's response as its attempt record keeps it. */
+function recordedResponse(record: AttemptRecord & { readonly reply: ModelReply }): GenerateResponse {
+  return {
+    text: record.reply.text,
+    toolCalls: record.reply.toolCalls,
+    usage: record.usage,
+    usageEstimated: record.usageEstimated,
+    ...(record.costUsd !== undefined && { costUsd: record.costUsd }),
+    responseModel: record.responseModel ?? '',
+    stopReason: record.stopReason ?? null,
+  };
+}
+
+/** The run's cost ledger has the recorded attempt's line (keyed by session, turn and the attempt's time), or gets it now. */
+async function ensureCostRecorded(call: CallContext, record: AttemptRecord): Promise<void> {
+  if (!record.costUsd) return;
+  const entries = await readJsonLines<CostEntry>(join(call.runDir, 'costs.jsonl'));
+  if (entries.some((entry) => entry.session === call.sessionKey && entry.t === record.t && entry.at === record.at)) return;
+  await recordCost(call.runDir, { at: record.at, session: call.sessionKey, t: record.t, costUsd: record.costUsd });
+}
 
 export interface CallContext {
   readonly runDir: string;
@@ -30,7 +95,7 @@ export interface CallContext {
 export type Parsed = { readonly resolved: true } | { readonly resolved: false; readonly failure: DecisionFailure };
 
 export type CallOutcome<P extends Parsed> =
-  | { readonly kind: 'reply'; readonly response: GenerateResponse; readonly parsed: P }
+  | { readonly kind: 'reply'; readonly response: GenerateResponse; readonly parsed: P; readonly reused?: ReusedReply }
   | { readonly kind: 'stopped'; readonly reason: Termination };
 
 function seedFor(sessionKey: string, t: number, attempt: number): number {
@@ -58,8 +123,11 @@ export function cutOff<P extends Parsed>(parsed: P, response: Pick<GenerateRespo
 /**
  * Calls the provider for one decision turn under the rerun rules, recording
  * every attempt. A transport error is retried by Temporal after 1.5 s × its
- * number (or the provider's retry-after, if longer), at most three in all; a
- * permanent error stops the session.
+ * number (or the provider's retry-after, if longer, up to
+ * `spec.maxRetryAfterSeconds`), at most three in all; a permanent error stops
+ * the session. Each reply is recorded, whole, the moment the call returns; an
+ * activity retried after its worker died finds the turn's reply there and uses
+ * it (`reused`) instead of paying for the call again.
  *
  * Empty-fence retries (paper F.5, HARNESS.md): at a tool rung, a local
  * model's reply with no tool call (after the provider's recovery of calls
@@ -80,18 +148,28 @@ export async function callProvider<P extends Parsed>(
 ): Promise<CallOutcome<P>> {
   const { spec, t } = call;
   const context = Context.current();
+  const activityAttempt = context.info.attempt;
+  const onRecord = replyOnRecord(call.previous);
+  if (onRecord) {
+    // The reply was paid for and recorded, then the worker died before the turn was: use it, never call again.
+    await ensureCostRecorded(call, onRecord);
+    const response = recordedResponse(onRecord);
+    const parsed = cutOff(parse(response), response, request.maxOutputTokens);
+    return {
+      kind: 'reply',
+      response,
+      parsed,
+      reused: { attempt: onRecord.attempt, recordedBy: onRecord.activityAttempt, reusedBy: activityAttempt },
+    };
+  }
   let attempt = call.previous.length;
   let emptyReplies = call.previous.filter((a) => a.outcome === 'empty-reply').length;
   const transportErrors = call.previous.filter((a) => a.outcome === 'transport-error').length;
-  const record = (fields: Omit<AttemptRecord, 'type' | 'at' | 't' | 'attempt' | 'activityAttempt'>) =>
-    appendRecord(call.transcriptPath, {
-      type: 'attempt',
-      at: new Date().toISOString(),
-      t,
-      attempt,
-      activityAttempt: context.info.attempt,
-      ...fields,
-    });
+  const record = async (fields: Omit<AttemptRecord, 'type' | 'at' | 't' | 'attempt' | 'activityAttempt'>): Promise<AttemptRecord> => {
+    const entry: AttemptRecord = { type: 'attempt', at: new Date().toISOString(), t, attempt, activityAttempt, ...fields };
+    await appendRecord(call.transcriptPath, entry);
+    return entry;
+  };
   const rung = spec.rung;
   const emptyFence = provider.local && isToolRung(rung);
   for (;;) {
@@ -108,6 +186,9 @@ export async function callProvider<P extends Parsed>(
     } catch (error) {
       const { errorClass, retryAfterMs } = provider.classify(error);
       const message = redactSecrets(error instanceof Error ? error.message : String(error));
+      const failures = transportErrors + 1;
+      const retried = errorClass === 'transport' && failures < MAX_TRANSPORT_ATTEMPTS;
+      const wait = retryWait(failures, retryAfterMs, spec.maxRetryAfterSeconds);
       await record({
         latencyMs: Date.now() - started,
         outcome: errorClass === 'permanent' ? 'permanent-error' : 'transport-error',
@@ -115,15 +196,15 @@ export async function callProvider<P extends Parsed>(
         ...(reminder && { reminder }),
         usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
         usageEstimated: false,
+        ...(retryAfterMs !== undefined && { retryAfterMs }),
+        ...(retried && { waitMs: wait.waitMs, ...(wait.capped && { waitCapped: true }) }),
       });
       if (errorClass === 'permanent') return { kind: 'stopped', reason: 'provider-error' };
-      const failures = transportErrors + 1;
-      if (failures >= MAX_TRANSPORT_ATTEMPTS) return { kind: 'stopped', reason: 'transport-exhausted' };
-      const delayMs = Math.max(BACKOFF_STEP_SECONDS * 1000 * failures, retryAfterMs ?? 0);
+      if (!retried) return { kind: 'stopped', reason: 'transport-exhausted' };
       throw ApplicationFailure.create({
         type: 'TransportError',
         message: `turn ${t}, attempt ${attempt}: ${message}`,
-        nextRetryDelay: delayMs,
+        nextRetryDelay: wait.waitMs,
       });
     }
     const parsed = cutOff(parse(response), response, request.maxOutputTokens);
@@ -134,7 +215,8 @@ export async function callProvider<P extends Parsed>(
       response.toolCalls.length === 0 &&
       response.stopReason !== 'length' &&
       emptyReplies + 1 < spec.emptyRetries;
-    await record({
+    // The reply, its usage, stop reason and cost go on record before anything else is done with it.
+    const recorded = await record({
       latencyMs: Date.now() - started,
       outcome: askAgain ? 'empty-reply' : 'ok',
       ...(response.stopReason !== null && { stopReason: response.stopReason }),
@@ -144,9 +226,10 @@ export async function callProvider<P extends Parsed>(
       ...(costUsd !== undefined && { costUsd }),
       responseModel: response.responseModel,
       modelMatches: identityMatches(provider.apiModel, response.responseModel),
-      ...(askAgain && { reply: { text: response.text, toolCalls: response.toolCalls } }),
+      reply: { text: response.text, toolCalls: response.toolCalls },
     });
-    if (costUsd) await recordCost(call.runDir, { at: new Date().toISOString(), session: call.sessionKey, t, costUsd });
+    crashAfterReplyIfAsked(t, activityAttempt);
+    if (costUsd) await recordCost(call.runDir, { at: recorded.at, session: call.sessionKey, t, costUsd });
     if (!askAgain) return { kind: 'reply', response, parsed };
     emptyReplies++;
   }

@@ -22,12 +22,21 @@ function codeOf(transcript: Transcript, scriptId: string): string {
 }
 
 /**
+ * Runs of a script on one item, counting the first: a run whose process was
+ * lost (the sandbox worker killed or out of memory under it) is mechanical and
+ * runs again on a fresh process, up to this many runs in all. Only a script
+ * that takes the process down on every one of them is charged with it.
+ */
+export const SCRIPT_RUNS_BEFORE_WORKER_LOST = 3;
+
+/**
  * The sandbox activity, hosted only by the sandbox worker process: runs the
  * script of turn t's write or run on the item's inputs and records the
  * outcome and whether it is the gold answer. A failing script is an outcome,
- * never an activity failure. If a previous attempt started the script and
- * never recorded its outcome, the worker died running it: that is recorded
- * as 'worker-lost' rather than running the script again.
+ * never an activity failure. Each run is preceded by an execution-start
+ * record; a retry that finds starts without an outcome knows the process was
+ * lost under them and runs the script again, until SCRIPT_RUNS_BEFORE_WORKER_LOST
+ * runs were lost: then the loss is the script's outcome, 'worker-lost'.
  */
 export function createScriptActivities(sandbox: ScriptSandbox) {
   return {
@@ -44,14 +53,19 @@ export function createScriptActivities(sandbox: ScriptSandbox) {
       const code = action.kind === 'write' ? action.code : codeOf(transcript, action.scriptId);
       const item = (await loadSessionContext(runDir, spec)).stream.items[t - 1];
       if (!item) throw ApplicationFailure.nonRetryable(`turn ${t} is past the stream`, 'SessionOutOfStep');
+      const lost = transcript.records.filter((record) => record.type === 'execution-start' && record.t === t).length;
       let outcome: ExecutionOutcome;
-      if (transcript.executionsStarted.has(t)) {
-        outcome = { ok: false, kind: 'worker-lost', error: 'the sandbox worker process was lost while this script ran', ms: 0, logs: '' };
+      if (lost >= SCRIPT_RUNS_BEFORE_WORKER_LOST) {
+        const error = `the sandbox worker process was lost each of the ${lost} times this script ran`;
+        outcome = { ok: false, kind: 'worker-lost', error, ms: 0, logs: '' };
       } else {
         await appendRecord(path, { type: 'execution-start', at: new Date().toISOString(), t });
         outcome = await withHeartbeat(() =>
           sandbox.run(code, item.inputs, { timeoutMs: spec.script.timeoutMs, memoryMb: spec.script.memoryMb }),
         );
+        // An earlier attempt, given up for lost but still alive, may have recorded this run meanwhile: one outcome per turn.
+        const meanwhile = (await readTranscript(path)).executions.get(t);
+        if (meanwhile) return { credited: meanwhile.correct };
       }
       const correct = outcome.ok && matchesGold(outcome.value, item.answer);
       await appendRecord(path, { type: 'execution', at: new Date().toISOString(), t, scriptId: action.scriptId, outcome, correct });

@@ -10,7 +10,7 @@ import { scriptTurnMessage } from '../core/scripts/script-turn-message.js';
 import { nextScriptPoint } from '../core/scripts/script-walk.js';
 import { framingOf, sessionKey } from '../core/sweep/session-spec.js';
 import type { TurnInput } from './model-activities.js';
-import { callProvider } from './provider-call.js';
+import { callProvider, replyOnRecord } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { runLayout } from './run-store/run-layout.js';
 import { appendRecord, readTranscript, type Termination } from './run-store/transcript.js';
@@ -28,7 +28,8 @@ export type ScriptTurnResult =
  * if a cap is reached, call the model under the rerun rules, resolve its call
  * against the script ledger (binding a write to the item's hidden class,
  * refusing a cross-class run), check a raw answer, record the turn and return
- * only what it did. A turn already on record is returned as recorded.
+ * only what it did. A turn already on record is returned as recorded; a reply
+ * on record whose turn is not (the worker died in between) is used, not paid again.
  */
 export function createScriptTurnActivity(providers: ProviderRegistry) {
   return async function takeScriptTurn({ runDir, spec, t }: TurnInput): Promise<ScriptTurnResult> {
@@ -45,7 +46,9 @@ export function createScriptTurnActivity(providers: ProviderRegistry) {
     );
     if (point?.t !== t)
       throw ApplicationFailure.nonRetryable(`turn ${t} is not the next R3 turn (${point?.t ?? 'none left'})`, 'SessionOutOfStep');
-    const cap = await reachedCap(runDir, spec, transcript);
+    const previous = transcript.attemptsSinceResume(t);
+    // A reply already paid for stands, even if it took the session past a cap (as it would have, had its worker lived).
+    const cap = replyOnRecord(previous) ? undefined : await reachedCap(runDir, spec, transcript);
     if (cap) return { kind: 'stopped', reason: cap };
 
     const item = stream.items[t - 1] as (typeof stream.items)[number];
@@ -65,11 +68,11 @@ export function createScriptTurnActivity(providers: ProviderRegistry) {
         scripts: point.scripts,
         inputs: item.inputs,
       },
-      { runDir, spec, sessionKey: key, transcriptPath: path, t, previous: transcript.attemptsSinceResume(t) },
+      { runDir, spec, sessionKey: key, transcriptPath: path, t, previous },
       parseScriptCall,
     );
     if (outcome.kind === 'stopped') return outcome;
-    const { response, parsed } = outcome;
+    const { response, parsed, reused } = outcome;
     const action = resolveScriptCall(point.ledger, point.classId, parsed);
     await appendRecord(path, {
       type: 'script-turn',
@@ -83,6 +86,7 @@ export function createScriptTurnActivity(providers: ProviderRegistry) {
       ...(action.kind === 'answer' && { answerCorrect: matchesGold(action.answer, item.answer) }),
       usage: response.usage,
       responseModel: response.responseModel,
+      ...(reused && { reused }),
     });
     return { kind: 'played', action: action.kind };
   };

@@ -8,6 +8,7 @@ import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { readJsonIfExists, writeJsonAtomic } from './run-store/json-files.js';
 import { runLayout } from './run-store/run-layout.js';
 import type { SessionOutcome, SessionSummary } from './run-store/session-summary.js';
+import { withFile } from './run-store/store-errors.js';
 import { appendRecord, MECHANICAL_FAILURES, readTranscript, type AttemptRecord, type Termination } from './run-store/transcript.js';
 import { scoreScriptSession } from './script-summary.js';
 import { loadSessionContext } from './session-context.js';
@@ -45,20 +46,23 @@ export function createStoreActivities() {
       const transcript = await readTranscript(path);
       if (!transcript.start) {
         const framing = framingOf(spec);
-        await appendRecord(path, {
-          type: 'session',
-          at: now(),
-          sessionKey: sessionKey(spec),
-          spec,
-          streamHash: stream.hash,
-          system: systemPrompt(framing),
-          tools: toolSpecs(framingOf(spec)),
-        });
+        await withFile(path, () =>
+          appendRecord(path, {
+            type: 'session',
+            at: now(),
+            sessionKey: sessionKey(spec),
+            spec,
+            streamHash: stream.hash,
+            system: systemPrompt(framing),
+            tools: toolSpecs(framingOf(spec)),
+          }),
+        );
       } else if (transcript.start.streamHash !== stream.hash) {
         throw new Error(`${path}: recorded with stream ${transcript.start.streamHash.slice(0, 12)}, now ${stream.hash.slice(0, 12)}`);
       }
-      if (transcript.ended && MECHANICAL_FAILURES.includes(transcript.ended)) {
-        await appendRecord(path, { type: 'resume', at: now(), after: transcript.ended });
+      const ended = transcript.ended;
+      if (ended && MECHANICAL_FAILURES.includes(ended)) {
+        await withFile(path, () => appendRecord(path, { type: 'resume', at: now(), after: ended }));
       }
       return { classes: encodeClasses(classes), streamHash: stream.hash };
     },
@@ -105,8 +109,10 @@ export function createStoreActivities() {
         },
         finishedAt: now(),
       };
-      await writeJsonAtomic(runLayout.summary(runDir, spec), summary);
-      if (transcript.ended !== termination) await appendRecord(path, { type: 'end', at: summary.finishedAt, termination });
+      const summaryPath = runLayout.summary(runDir, spec);
+      await withFile(summaryPath, () => writeJsonAtomic(summaryPath, summary));
+      if (transcript.ended !== termination)
+        await withFile(path, () => appendRecord(path, { type: 'end', at: summary.finishedAt, termination }));
       return {
         sessionKey: summary.sessionKey,
         termination,

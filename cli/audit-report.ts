@@ -2,9 +2,9 @@ import { expandSweep } from '../core/sweep/sweep-config.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { readManifest } from '../activities/run-store/manifest.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
-import { readTranscript, type AttemptRecord, type Transcript } from '../activities/run-store/transcript.js';
+import { readTranscript, type AttemptRecord, type ReusedReply, type Transcript } from '../activities/run-store/transcript.js';
 
-/** One decision turn that needed more than one attempt, lost an attempt, or ended unresolved. */
+/** One decision turn that needed more than one attempt, lost an attempt, ended unresolved, or reused a recorded reply. */
 export interface AuditedTurn {
   readonly session: string;
   readonly t: number;
@@ -20,9 +20,17 @@ export interface AuditedTurn {
     /** This attempt re-asked the turn with the format reminder (empty-fence retry). */
     readonly reminded?: true;
     readonly tokens: number;
+    /** The wait the provider asked for (retry-after), in ms. */
+    readonly retryAfterMs?: number;
+    /** The wait used before the next attempt, in ms. */
+    readonly waitMs?: number;
+    /** The provider asked for longer than maxRetryAfterSeconds; the cap was waited. */
+    readonly waitCapped?: true;
   }[];
   /** Activity attempts that left no record: a worker died mid-call. */
   readonly lostAttempts: number;
+  /** The turn's reply was recorded by one activity attempt and used by a later one (its worker died in between), not paid again. */
+  readonly reused?: ReusedReply;
   readonly decision: string;
 }
 
@@ -36,6 +44,10 @@ export interface AuditReport {
   /** Unresolved turns whose reply stopped at the output limit before giving a decision. */
   readonly cutOffTurns: number;
   readonly lostAttempts: number;
+  /** Turns whose recorded reply a retried activity used instead of calling the model again. */
+  readonly reusedReplies: number;
+  /** Attempts whose retry-after was longer than the cap (the cap was waited). */
+  readonly cappedWaits: number;
   readonly turns: readonly AuditedTurn[];
 }
 
@@ -43,6 +55,7 @@ interface TurnDescription {
   readonly decision: string;
   readonly unresolved: boolean;
   readonly cutOff: boolean;
+  readonly reused?: ReusedReply;
 }
 
 /** What turn t decided (R3: what its call did, and how its script ran), whether it was unresolved, and whether its reply was cut off. */
@@ -56,6 +69,7 @@ function describeTurn(transcript: Transcript, t: number): TurnDescription {
       decision: resolved ? action : `${action} (unresolved: ${why}${turn.detail ? `, ${turn.detail}` : ''})`,
       unresolved: !resolved,
       cutOff,
+      ...(turn.reused && { reused: turn.reused }),
     };
   }
   const scriptTurn = transcript.scriptTurns.find((candidate) => candidate.t === t);
@@ -64,19 +78,31 @@ function describeTurn(transcript: Transcript, t: number): TurnDescription {
   if (action.kind === 'unresolved') {
     const cutOff = action.failure === 'cut-off';
     const why = cutOff ? 'cut off' : action.failure;
-    return { decision: `unresolved: ${why}, ${action.detail}`, unresolved: true, cutOff };
+    return {
+      decision: `unresolved: ${why}, ${action.detail}`,
+      unresolved: true,
+      cutOff,
+      ...(scriptTurn.reused && { reused: scriptTurn.reused }),
+    };
   }
   const run = transcript.executions.get(t);
   const script = 'scriptId' in action ? ` ${action.scriptId}` : '';
   const outcome = run ? (run.outcome.ok ? (run.correct ? ': correct' : ': wrong answer') : `: ${run.outcome.kind}`) : '';
-  return { decision: `${action.kind}${script}${outcome}`, unresolved: false, cutOff: false };
+  return {
+    decision: `${action.kind}${script}${outcome}`,
+    unresolved: false,
+    cutOff: false,
+    ...(scriptTurn.reused && { reused: scriptTurn.reused }),
+  };
 }
 
 /** Retries, unresolved and cut-off decisions per turn, from the transcripts (Temporal's history does not keep attempts). */
 export async function auditRun(runDir: string): Promise<AuditReport> {
   const manifest = await readManifest(runDir);
   const turns: AuditedTurn[] = [];
-  let [sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, cutOffTurns, lostAttempts] = [0, 0, 0, 0, 0, 0, 0];
+  let [sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, cutOffTurns, lostAttempts, reusedReplies, cappedWaits] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0,
+  ];
   for (const spec of expandSweep(manifest.config)) {
     const transcript = await readTranscript(runLayout.transcript(runDir, spec));
     if (!transcript.start) continue;
@@ -86,7 +112,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
       if (record.type === 'attempt') byTurn.set(record.t, [...(byTurn.get(record.t) ?? []), record]);
     }
     for (const [t, records] of byTurn) {
-      const { decision, unresolved, cutOff } = describeTurn(transcript, t);
+      const { decision, unresolved, cutOff, reused } = describeTurn(transcript, t);
       decisionTurns++;
       attempts += records.length;
       const lost = Math.max(0, Math.max(...records.map((r) => r.activityAttempt)) - records.length);
@@ -95,7 +121,9 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
       if (retried) retriedTurns++;
       if (unresolved) unresolvedTurns++;
       if (cutOff) cutOffTurns++;
-      if (!retried && !unresolved && lost === 0) continue;
+      if (reused) reusedReplies++;
+      cappedWaits += records.filter((r) => r.waitCapped).length;
+      if (!retried && !unresolved && lost === 0 && !reused) continue;
       turns.push({
         session: sessionKey(spec),
         t,
@@ -109,11 +137,27 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
           ...(r.stopReason && { stopReason: r.stopReason }),
           ...(r.reminder !== undefined && { reminded: true as const }),
           tokens: r.usage.inputTokens + r.usage.outputTokens,
+          ...(r.retryAfterMs !== undefined && { retryAfterMs: r.retryAfterMs }),
+          ...(r.waitMs !== undefined && { waitMs: r.waitMs }),
+          ...(r.waitCapped && { waitCapped: true as const }),
         })),
         lostAttempts: lost,
+        ...(reused && { reused }),
         decision,
       });
     }
   }
-  return { runDir, sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, cutOffTurns, lostAttempts, turns };
+  return {
+    runDir,
+    sessions,
+    decisionTurns,
+    attempts,
+    retriedTurns,
+    unresolvedTurns,
+    cutOffTurns,
+    lostAttempts,
+    reusedReplies,
+    cappedWaits,
+    turns,
+  };
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env -S node --no-node-snapshot
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
+import { redactSecrets } from '../activities/providers/redact.js';
+import { describeFilesystemFault, filesystemFaultOf } from '../activities/run-store/store-errors.js';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
@@ -14,9 +16,7 @@ import { registerStatus } from './commands/status.js';
 import { registerStream } from './commands/stream.js';
 import { registerSweep } from './commands/sweep.js';
 import { registerWorker } from './commands/worker.js';
-
-/** Usage errors (bad flags, bad input) exit 2; anything else that fails exits 1. */
-const USAGE_ERROR = 2;
+import { EXIT, IncompleteRunError } from './exit-status.js';
 
 const program = new Command('allocbench')
   .description('AllocBench: does an agent spend a limited tool-building budget well?')
@@ -35,6 +35,10 @@ registerAnalyze(program);
 registerCompare(program);
 registerWorker(program);
 
+// A full file-size limit (ulimit -f) must fail the write with EFBIG, reported as a full disk, not kill the
+// process: Node ignores SIGXFSZ, but a library that listens for it and stops listening restores the default.
+process.on('SIGXFSZ', () => undefined);
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
@@ -45,14 +49,21 @@ function exitCodeFor(error: unknown): number {
   if (error instanceof CommanderError) {
     // Commander has already printed its one-line message (or the help text).
     const informational = ['commander.helpDisplayed', 'commander.help', 'commander.version'];
-    return informational.includes(error.code) ? 0 : USAGE_ERROR;
+    return informational.includes(error.code) ? 0 : EXIT.usage;
   }
+  if (error instanceof IncompleteRunError) return EXIT.incomplete; // the sessions are already listed
+  // Whatever a message quotes (a server's reply, a URL), no configured key or credential-shaped text reaches the terminal.
+  const say = (line: string) => process.stderr.write(`allocbench: ${redactSecrets(line)}\n`);
   if (error instanceof InputError) {
-    process.stderr.write(`allocbench: ${error.message}\n`);
-    return USAGE_ERROR;
+    for (const line of error.message.split('\n')) say(line); // one line per error
+    return EXIT.usage;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`allocbench: internal error: ${message}\n`);
-  if (process.env.ALLOCBENCH_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
-  return 1;
+  const fault = filesystemFaultOf(error);
+  if (fault) {
+    say(describeFilesystemFault(fault));
+    return EXIT.usage;
+  }
+  say(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+  if (process.env.ALLOCBENCH_DEBUG && error instanceof Error) process.stderr.write(`${redactSecrets(error.stack ?? '')}\n`);
+  return EXIT.internal;
 }

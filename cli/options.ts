@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { parseSeedList } from '../core/sweep/seeds.js';
 
 /*
  * Argument parsers for commander options: each rejects a bad value with one
@@ -35,19 +36,15 @@ export function oneOf<T extends string>(choices: readonly T[]): (value: string) 
   };
 }
 
-/** Seeds as "2000-2023", "2000,2005" or a mix: ascending and distinct. */
+/** Seeds as "2000-2023", "2000,2005" or a mix, by the rules a sweep file's seeds follow (core/sweep/seeds.ts): ascending. */
 export function seedList(min: number, max: number): (value: string) => number[] {
-  const seed = integerIn(min, max);
   return (value) => {
-    const seeds = value.split(',').flatMap((part) => {
-      const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(part);
-      if (!range) return [seed(part)];
-      const [first, last] = [seed(range[1] as string), seed(range[2] as string)];
-      if (first > last) throw new InvalidArgumentError(`range ${part.trim()} runs backwards`);
-      return Array.from({ length: last - first + 1 }, (_, i) => first + i);
-    });
-    const sorted = [...new Set(seeds)].sort((a, b) => a - b);
-    if (sorted.length !== seeds.length) throw new InvalidArgumentError('seeds repeat');
-    return sorted;
+    const { seeds, errors: found } = parseSeedList(value);
+    const errors = [...found];
+    const outside = seeds.filter((seed) => seed < min || seed > max);
+    if (outside.length > 0) errors.push(`seed ${outside[0]} is outside ${min} to ${max}`);
+    if (seeds.length === 0 && errors.length === 0) errors.push('no seeds');
+    if (errors.length > 0) throw new InvalidArgumentError(errors.join('; '));
+    return [...seeds].sort((a, b) => a - b);
   };
 }

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { InputError } from '../core/errors.js';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { checkRunDirectory, claimRunDirectory } from '../activities/run-store/manifest.js';
+import { acquireRunLock } from '../activities/run-store/run-lock.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
+import { RunStoreError } from '../activities/run-store/store-errors.js';
 import { startDevServer, type DevServer } from '../infra/dev-server.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
 import { ensureSearchAttributes } from '../infra/search-attributes-setup.js';
@@ -14,8 +16,10 @@ import { connectClient, connectWorker, targetFromEnv, type TemporalTarget } from
 import { createWorkers, runWorkers } from '../workers/create-workers.js';
 import { startSandboxProcess, type SandboxProcess } from '../workers/sandbox-launcher.js';
 import { providerOf, SESSIONS_TASK_QUEUE } from '../workers/task-queues.js';
+import { runStoreFailureIn } from '../workflows/failures.js';
 import { SWEEP_ID } from '../workflows/search-attributes.js';
 import { sweepWorkflow, type SweepProgress } from '../workflows/sweep-workflow.js';
+import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { withProgressBar } from './sweep-progress.js';
 
 export interface SweepRunOptions {
@@ -29,8 +33,6 @@ export interface SweepRunOptions {
   /** Told where the run lives and, for the embedded server, where its Web UI is. */
   readonly say: (line: string) => void;
 }
-
-export const sweepWorkflowId = (name: string) => `sweep/${name}`;
 
 /**
  * Everything about the models that can be known before a session starts:
@@ -67,16 +69,68 @@ function providerLimits(config: SweepConfig) {
 }
 
 /**
- * Runs (or resumes) a sweep to completion: validates it, claims the run
- * directory, brings up Temporal (the embedded dev server unless TEMPORAL_ADDRESS
- * is set) and workers, starts the sweep workflow — or attaches to it if it is
- * already running — and waits for it.
+ * Starts the sweep workflow, or attaches to it if it is already running: the
+ * same run resumed (same name and experiment hash, so the same workflow id).
+ * On a cluster, a running workflow of that id that writes to another run
+ * directory is refused.
+ */
+async function startOrAttach(
+  client: Client,
+  config: SweepConfig,
+  runDir: string,
+  remote: boolean,
+): Promise<WorkflowHandle<typeof sweepWorkflow>> {
+  const workflowId = sweepWorkflowId(config);
+  const handle = await client.workflow.start(sweepWorkflow, {
+    workflowId,
+    taskQueue: SESSIONS_TASK_QUEUE,
+    args: [{ runDir, sweepId: config.name, config }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    typedSearchAttributes: [{ key: SWEEP_ID, value: config.name }],
+    memo: { runDir },
+  });
+  if (remote) {
+    const { memo } = await handle.describe();
+    const owner = memo?.runDir;
+    if (typeof owner === 'string' && owner !== runDir) {
+      throw new InputError(
+        `workflow ${workflowId} is running for run directory ${owner}, not ${runDir}: wait for it to finish, or use another sweep name`,
+      );
+    }
+  }
+  return handle;
+}
+
+/** A run-store file-system failure that stopped the sweep becomes its one line (exit 2); anything else stays as it is. */
+function stoppedByRunStore(error: unknown): unknown {
+  const failure = runStoreFailureIn(error);
+  return failure ? new RunStoreError(failure.message) : error;
+}
+
+/**
+ * Runs (or resumes) a sweep to completion: validates it, locks and claims the
+ * run directory, brings up Temporal (the embedded dev server unless
+ * TEMPORAL_ADDRESS is set) and workers, starts the sweep workflow — or
+ * attaches to it if it is already running — and waits for it. The lock is
+ * released however this ends.
  */
 export async function runSweep(config: SweepConfig, options: SweepRunOptions): Promise<SweepProgress> {
   await checkModels(config, options.inProcessWorkers);
   const remote = targetFromEnv();
   if (!remote && !options.inProcessWorkers)
     throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
+  const lock = acquireRunLock(options.runDir, (line) => process.stderr.write(`allocbench: ${line}\n`));
+  try {
+    return await runLocked(config, options, remote);
+  } catch (error) {
+    throw stoppedByRunStore(error);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: TemporalTarget | null): Promise<SweepProgress> {
   await checkRunDirectory(options.runDir, config);
   installQuietRuntime();
   let server: DevServer | undefined;
@@ -91,6 +145,9 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
     const target: TemporalTarget = remote ?? { address: server?.address as string, namespace: 'default' };
     connection = await connectClient(target);
     if (remote) await ensureSearchAttributes(connection, target.namespace);
+    // Started (or attached to) before any worker exists, so a refusal leaves no worker to shut down.
+    const client = new Client({ connection, namespace: target.namespace });
+    const handle = await startOrAttach(client, config, options.runDir, remote !== null);
     await claimRunDirectory(options.runDir, config);
     workerConnection = options.inProcessWorkers ? await connectWorker(target) : undefined;
     const workers = workerConnection
@@ -108,15 +165,6 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
         say: options.say,
       });
     }
-    const client = new Client({ connection, namespace: target.namespace });
-    const handle = await client.workflow.start(sweepWorkflow, {
-      workflowId: sweepWorkflowId(config.name),
-      taskQueue: SESSIONS_TASK_QUEUE,
-      args: [{ runDir: options.runDir, sweepId: config.name, config }],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      typedSearchAttributes: [{ key: SWEEP_ID, value: config.name }],
-    });
     const result = withProgressBar(handle, handle.result(), options.progressBar);
     await runWorkers(workers, result);
     return await result;

@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type ActivityInterceptorsFactory } from '@temporalio/worker';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { createModelActivities } from '../activities/model-activities.js';
 import { ProviderRegistry } from '../activities/providers/registry.js';
+import { runLayout } from '../activities/run-store/run-layout.js';
+import { runStoreActivityFailure } from '../activities/run-store/store-errors.js';
 import { createStoreActivities } from '../activities/store-activities.js';
 import { providerTaskQueue, SESSIONS_TASK_QUEUE } from './task-queues.js';
 
@@ -30,6 +33,27 @@ export function workflowsPath(): string {
   return existsSync(compiled) ? compiled : compiled.replace(/\.js$/, '.ts');
 }
 
+/**
+ * A file-system error no retry mends (a full disk, an unwritable run
+ * directory) fails the activity non-retryably, as one line naming the file,
+ * so the sweep stops instead of retrying. A failed write names no file: it is
+ * the session's transcript (the run store's other writers name theirs), or
+ * else the run directory.
+ */
+export const runStoreErrors: ActivityInterceptorsFactory = () => ({
+  inbound: {
+    async execute(input, next) {
+      try {
+        return await next(input);
+      } catch (error) {
+        const { runDir, spec } = (input.args[0] ?? {}) as { runDir?: unknown; spec?: SessionSpec };
+        const where = typeof runDir === 'string' ? (spec ? runLayout.transcript(runDir, spec) : runDir) : undefined;
+        throw runStoreActivityFailure(error, where) ?? error;
+      }
+    },
+  },
+});
+
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { connection, namespace } = setup;
   const providers = new ProviderRegistry();
@@ -42,6 +66,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         taskQueue: SESSIONS_TASK_QUEUE,
         workflowsPath: workflowsPath(),
         activities: createStoreActivities(),
+        interceptors: { activity: [runStoreErrors] },
       }),
     );
   }
@@ -52,6 +77,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         namespace,
         taskQueue: providerTaskQueue(limit.provider),
         activities: createModelActivities(providers),
+        interceptors: { activity: [runStoreErrors] },
         maxConcurrentActivityTaskExecutions: limit.concurrency,
         ...(limit.perSecond !== undefined && { maxTaskQueueActivitiesPerSecond: limit.perSecond }),
       }),

@@ -8,10 +8,14 @@
  * whose isolate thread cannot be stopped (a huge BigInt operation, a V8 heap
  * abort) leaves a runaway thread: the process then drains its other runs and
  * ends itself, hard, because a clean exit would wait on that thread forever;
- * the launcher starts a fresh one.
+ * the launcher starts a fresh one. Torn transcript lines are not reported
+ * here, only set aside: the session worker reads every transcript before its
+ * scripts run and reports one it finds, and one this process tore by dying
+ * mid-append was announced by the launcher (its bytes are kept in <file>.torn).
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createScriptActivities } from '../activities/script-activities.js';
+import { setTornLineReporter } from '../activities/run-store/json-files.js';
 import { ScriptSandbox } from '../activities/sandbox/script-sandbox.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
 import { connectWorker, targetFromEnv } from '../infra/temporal-target.js';
@@ -24,6 +28,7 @@ if (!target) {
   process.exit(2);
 }
 const concurrency = Math.max(1, Number(process.env.ALLOCBENCH_SANDBOX_CONCURRENCY) || 2);
+setTornLineReporter(() => undefined);
 installQuietRuntime();
 const connection: NativeConnection = await connectWorker(target);
 const sandbox = new ScriptSandbox({ isolates: concurrency });

@@ -31,7 +31,8 @@ export interface SessionInput {
  */
 export async function sessionWorkflow(input: SessionInput): Promise<SessionOutcome> {
   const { runDir, spec } = input;
-  const store = proxyActivities<StoreActivities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 10 } });
+  // Reading and writing one session's files takes milliseconds; the timeout is how long a dead worker holds up the session.
+  const store = proxyActivities<StoreActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
   const model = proxyActivities<ModelActivities>({
     taskQueue: providerTaskQueue(providerOf(spec.model)),
     startToCloseTimeout: '30 minutes',

@@ -1,13 +1,23 @@
-import { continueAsNew, defineQuery, executeChild, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  continueAsNew,
+  defineQuery,
+  executeChild,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
 import type { StoreActivities } from '../activities/store-activities.js';
+import { RUN_STORE_FAILURE, runStoreFailureIn } from './failures.js';
 import { sessionSearchAttributes } from './search-attributes.js';
 import { sessionWorkflow } from './session-workflow.js';
 
 export interface SweepInput {
   readonly runDir: string;
-  /** The sweep's name; session workflow ids are `<sweep workflow id>/<session key>`. */
+  /** The sweep's name (the SweepId search attribute); session workflow ids are `<sweep workflow id>/<session key>` (workflow-ids.ts). */
   readonly sweepId: string;
   readonly config: SweepConfig;
 }
@@ -28,7 +38,9 @@ export const progressQuery = defineQuery<SweepProgress>('progress');
  * `window` at a time. Sessions already finished in the run store are skipped,
  * so re-running a sweep resumes it; mechanical failures are run again (the
  * replacement run the paper allows). Continues as new when history grows,
- * after letting the running children finish.
+ * after letting the running children finish. A session stopped by a run-store
+ * file-system failure (a full disk, an unwritable run directory) stops the
+ * sweep at once with that failure: every other session would hit it too.
  */
 export async function sweepWorkflow(input: SweepInput): Promise<SweepProgress> {
   const { runDir, config } = input;
@@ -39,6 +51,7 @@ export async function sweepWorkflow(input: SweepInput): Promise<SweepProgress> {
   setHandler(progressQuery, () => ({ ...progress }));
 
   const prefix = workflowInfo().workflowId;
+  let fatal: ApplicationFailure | undefined;
   const runOne = async (index: number) => {
     const spec = specs[index];
     if (!spec) return;
@@ -53,22 +66,33 @@ export async function sweepWorkflow(input: SweepInput): Promise<SweepProgress> {
       if (outcome.mechanicalFailure) progress.mechanicalFailures++;
     } catch (error) {
       progress.failed++;
+      fatal ??= runStoreFailureIn(error);
       log.error('session workflow failed', { session: sessionKey(spec), error: String(error) });
     } finally {
       progress.running--;
     }
   };
 
+  const stop = (failure: ApplicationFailure) =>
+    ApplicationFailure.create({
+      type: RUN_STORE_FAILURE,
+      message: failure.message,
+      details: failure.details ?? undefined,
+      nonRetryable: true,
+    });
   const inFlight = new Set<Promise<void>>();
   for (const index of pending) {
-    while (inFlight.size >= config.window) await Promise.race(inFlight);
+    while (inFlight.size >= config.window && !fatal) await Promise.race(inFlight);
+    if (fatal) throw stop(fatal);
     const run: Promise<void> = runOne(index).finally(() => inFlight.delete(run));
     inFlight.add(run);
     if (workflowInfo().continueAsNewSuggested) {
       await Promise.all(inFlight);
+      if (fatal) throw stop(fatal);
       return continueAsNew<typeof sweepWorkflow>(input);
     }
   }
-  await Promise.all(inFlight);
+  while (inFlight.size > 0 && !fatal) await Promise.race(inFlight);
+  if (fatal) throw stop(fatal);
   return { ...progress };
 }

@@ -4,6 +4,7 @@ import { recoverToolCalls } from '../../core/chat/recover-tool-calls.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import type { GenerateResponse, Provider } from './provider.js';
+import { redactSecrets } from './redact.js';
 
 /*
  * OpenAI Chat Completions through the official SDK, its own retries off:
@@ -94,7 +95,8 @@ export function openAiChatProvider(options: OpenAiChatOptions): Provider {
       try {
         await sdk().models.list({ timeout: 5000 });
       } catch (error) {
-        throw new InputError(`${model}: cannot reach ${options.baseURL}: ${(error as Error).message.split('\n')[0]}`);
+        // A server's error may quote the key back (or the base URL may carry one): nothing of it is printed.
+        throw new InputError(redactSecrets(`${model}: cannot reach ${options.baseURL}: ${(error as Error).message.split('\n')[0]}`));
       }
     },
     classify: (error) => classifyApiError(error, OpenAI),

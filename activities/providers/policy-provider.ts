@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { InputError } from '../../core/errors.js';
 import { bayesPolicy } from '../../core/policies/bayes.js';
 import { commitAtK } from '../../core/policies/commit-at-k.js';
@@ -146,6 +147,13 @@ export function policyAgentLimitation(model: string, announceN: boolean): string
   return !announceN && name.startsWith('bayes') ? `${model} needs N disclosed (announceN: true / --announce-n)` : null;
 }
 
+/**
+ * Chaos hook: with `ALLOCBENCH_SERVED_LOG=<file>`, every reply the agent
+ * serves is logged there (session, turn, attempt) the moment it is served,
+ * outside the run store, so bench/chaos.ts can count calls paid twice.
+ */
+export const SERVED_LOG_VARIABLE = 'ALLOCBENCH_SERVED_LOG';
+
 export function policyProvider(model: string): Provider {
   const spec = parsePolicyAgent(model.slice('policy/'.length));
   return {
@@ -171,6 +179,8 @@ export function policyProvider(model: string): Provider {
           ? builderReply(request, () => spec.policy.decide(o), spec.builder, rationale)
           : replyFor(request, spec.policy.decide(o), rationale);
       const prompt = request.system + request.messages.map((m) => m.content).join('');
+      const servedLog = process.env[SERVED_LOG_VARIABLE];
+      if (servedLog) appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.attempt}\n`);
       return {
         ...reply,
         usage: {

@@ -4,6 +4,7 @@ import { ggufProvider } from './gguf-provider.js';
 import { openAiChatProvider } from './openai-chat-provider.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
+import { redactedError } from './redact.js';
 
 /** `openai/<model>[?reasoning_effort=E]`: reasoning_effort is 'none' unless set, as in the paper. */
 function openai(model: string): Provider {
@@ -56,12 +57,32 @@ export function providerName(model: string): string {
   return model.slice(0, slash);
 }
 
-/** Builds the provider for a model id; an unknown provider or malformed id is a one-line InputError. */
+/**
+ * Builds the provider for a model id; an unknown provider or malformed id is a
+ * one-line InputError. What it and the provider's pre-flight throw carries no
+ * credential: a server's error may quote the key back, and it is printed.
+ */
 export function createProvider(model: string): Provider {
-  const name = providerName(model);
-  const factory = FACTORIES[name];
-  if (!factory) throw new InputError(`model '${model}': unknown provider '${name}' (known: ${PROVIDER_NAMES.join(', ')})`);
-  return factory(model);
+  let provider: Provider;
+  try {
+    const name = providerName(model);
+    const factory = FACTORIES[name];
+    if (!factory) throw new InputError(`model '${model}': unknown provider '${name}' (known: ${PROVIDER_NAMES.join(', ')})`);
+    provider = factory(model);
+  } catch (error) {
+    throw redactedError(error);
+  }
+  const preflight = provider.preflight.bind(provider);
+  return {
+    ...provider,
+    async preflight() {
+      try {
+        await preflight();
+      } catch (error) {
+        throw redactedError(error);
+      }
+    },
+  };
 }
 
 /** One provider instance per model id, created on first use (they may hold clients and loaded models). */

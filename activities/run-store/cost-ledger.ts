@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendJsonLine } from './json-files.js';
+import { withFile } from './store-errors.js';
 
 /**
  * costs.jsonl: one line per paid attempt across the whole run, so the run
@@ -18,7 +19,8 @@ const ledgerPath = (runDir: string) => join(runDir, 'costs.jsonl');
 const totals = new Map<string, { offset: number; total: number }>();
 
 export async function recordCost(runDir: string, entry: CostEntry): Promise<void> {
-  await appendJsonLine(ledgerPath(runDir), entry);
+  const path = ledgerPath(runDir);
+  await withFile(path, () => appendJsonLine(path, entry));
 }
 
 /** USD spent so far by every worker of the run. */

@@ -1,11 +1,16 @@
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 
 /*
  * The run store's file primitives: whole JSON files are replaced atomically
- * (write, then rename), JSONL files grow by one appended line per record, and
- * a reader skips a final line cut short by a crash.
+ * (write, then rename), JSONL files grow by one appended line per record.
+ * A crash or a full disk can cut the final line short ("torn"): a reader sets
+ * it aside and keeps the rest, the next append moves it to <file>.torn and
+ * starts on a fresh line, and either reports it once. A line that is not JSON
+ * anywhere else is corruption, an error.
  */
 
 let writes = 0;
@@ -27,30 +32,218 @@ export async function readJsonIfExists<T>(path: string): Promise<T | undefined> 
   }
 }
 
-export async function appendJsonLine(path: string, record: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await appendFile(path, `${JSON.stringify(record)}\n`);
+/** A final line of a JSONL file cut short by a crash or a full disk. */
+export interface TornLine {
+  readonly path: string;
+  /** 1-based. */
+  readonly line: number;
+  /** Where it starts, in bytes: the file's intact part is everything before it. */
+  readonly offset: number;
+  /** Its length in bytes, to the end of the file. */
+  readonly bytes: number;
+  /** Where an append moved it; absent when a reader only set it aside. */
+  readonly movedTo?: string;
 }
 
-export async function readJsonLines<T>(path: string): Promise<T[]> {
-  let text: string;
+export type TornLineReporter = (torn: TornLine) => void;
+
+export function describeTornLine(torn: TornLine): string {
+  const where = torn.movedTo ? `moved to ${torn.movedTo}` : `set aside (the next append moves it to ${tornPath(torn.path)})`;
+  return `${torn.path}: line ${torn.line} was cut short (a crash or a full disk): ${where}; the lines before it are kept`;
+}
+
+/** The default reporter: one line on stderr. */
+export const reportTornLineOnStderr: TornLineReporter = (torn) => void process.stderr.write(`allocbench: ${describeTornLine(torn)}\n`);
+
+let reporter: TornLineReporter = reportTornLineOnStderr;
+const reported = new Set<string>();
+
+/** Where this process reports torn lines (each once); returns the reporter it replaces. */
+export function setTornLineReporter(next: TornLineReporter): TornLineReporter {
+  const previous = reporter;
+  reporter = next;
+  return previous;
+}
+
+function reportOnce(torn: TornLine): void {
+  const key = `${torn.path}\0${torn.offset}\0${torn.bytes}`;
+  if (reported.has(key)) return;
+  reported.add(key);
+  reporter(torn);
+}
+
+const tornPath = (path: string) => `${path}.torn`;
+
+/** Appends in this process, per file, one after another: each checks the file's end before it writes. */
+const appending = new Map<string, Promise<void>>();
+
+/**
+ * Appends one record as a line. If the file's last line is torn, it is first
+ * moved to <file>.torn (reported once) and the file cut back to its intact
+ * part; a complete last line without its newline gets one. So a record never
+ * lands on the end of a torn line, and a torn line never ends up mid-file.
+ */
+export async function appendJsonLine(path: string, record: unknown): Promise<void> {
+  const line = `${JSON.stringify(record)}\n`;
+  const previous = appending.get(path) ?? Promise.resolve();
+  const current = previous.catch(() => undefined).then(() => appendAfterIntactLine(path, line));
+  appending.set(path, current);
   try {
-    text = await readFile(path, 'utf8');
+    await current;
+  } finally {
+    if (appending.get(path) === current) appending.delete(path);
+  }
+}
+
+async function appendAfterIntactLine(path: string, line: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  if (await appendTo(path, line, false)) return;
+  // The last line is torn. Another process appending to the same file (a run's cost ledger) may be repairing it too: one at a time.
+  const unlock = await lockRepair(path);
+  try {
+    await appendTo(path, line, true);
+  } finally {
+    await unlock();
+  }
+}
+
+/** Appends after the file's last intact line; false, writing nothing, when the last line is torn and `repair` is not set. */
+async function appendTo(path: string, line: string, repair: boolean): Promise<boolean> {
+  const file = await open(path, 'a+');
+  try {
+    const tail = await lastLine(file);
+    if (tail?.torn) {
+      if (!repair) return false;
+      reportOnce(await setAside(path, file, tail.offset));
+    }
+    await file.appendFile(tail && !tail.torn && !tail.newline ? `\n${line}` : line);
+    return true;
+  } finally {
+    await file.close();
+  }
+}
+
+const TAIL_CHUNK = 16 * 1024;
+
+/** The file's last non-blank line: where it starts, whether it parses, and whether the file ends with a newline. */
+async function lastLine(file: FileHandle): Promise<{ offset: number; torn: boolean; newline: boolean } | undefined> {
+  const { size } = await file.stat();
+  let tail = Buffer.alloc(0);
+  let from = size;
+  for (;;) {
+    const start = Math.max(0, from - TAIL_CHUNK);
+    const chunk = Buffer.alloc(from - start);
+    if (chunk.length > 0) await file.read(chunk, 0, chunk.length, start);
+    tail = Buffer.concat([chunk, tail]);
+    from = start;
+    let last = tail.length - 1;
+    while (last >= 0 && isBlank(tail[last] as number)) last--;
+    if (last < 0) {
+      if (from === 0) return undefined; // empty, or blank lines only
+      continue;
+    }
+    const newlineBefore = tail.lastIndexOf(0x0a, last);
+    if (newlineBefore < 0 && from > 0) continue;
+    const lineStart = newlineBefore + 1;
+    return {
+      offset: from + lineStart,
+      torn: !parses(tail.toString('utf8', lineStart, last + 1)),
+      newline: tail[tail.length - 1] === 0x0a,
+    };
+  }
+}
+
+const isBlank = (byte: number) => byte === 0x0a || byte === 0x0d || byte === 0x20 || byte === 0x09;
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves the bytes from `offset` to the end into <path>.torn (one line there per torn line) and cuts the file back to `offset`. */
+async function setAside(path: string, file: FileHandle, offset: number): Promise<TornLine> {
+  const { size } = await file.stat();
+  const head = Buffer.alloc(offset);
+  const torn = Buffer.alloc(size - offset);
+  await file.read(head, 0, head.length, 0);
+  await file.read(torn, 0, torn.length, offset);
+  const text = torn.toString('utf8').replace(/\s+$/, '');
+  await appendFile(tornPath(path), `${text}\n`);
+  await file.truncate(offset);
+  await file.sync();
+  let line = 1;
+  for (let at = head.indexOf(0x0a); at >= 0; at = head.indexOf(0x0a, at + 1)) line++;
+  return { path, line, offset, bytes: torn.length, movedTo: tornPath(path) };
+}
+
+/** A lock held longer than this was left by a process that died while repairing. */
+const STALE_LOCK_MS = 10_000;
+
+/** Takes <path>.repair-lock (created exclusively; taken over when stale) and returns its release. */
+async function lockRepair(path: string): Promise<() => Promise<void>> {
+  const lock = `${path}.repair-lock`;
+  for (;;) {
+    try {
+      await writeFile(lock, `${process.pid}@${hostname()}\n`, { flag: 'wx' });
+      return () => unlink(lock).catch(() => undefined);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const since = await stat(lock).then(
+        (info) => info.mtimeMs,
+        () => undefined,
+      );
+      if (since !== undefined && Date.now() - since > STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
+      else await sleep(20);
+    }
+  }
+}
+
+/**
+ * Every record of a JSONL file (none if it does not exist). A torn final line
+ * is set aside and reported once (setTornLineReporter); a line that is not
+ * JSON anywhere else throws, naming the file and the line.
+ */
+export async function readJsonLines<T>(path: string): Promise<T[]> {
+  const { records, torn } = await readJsonLinesWithTorn<T>(path);
+  if (torn) reportOnce(torn);
+  return records;
+}
+
+/** readJsonLines for a caller that reports a torn final line itself: it is returned, not reported. */
+export async function readJsonLinesWithTorn<T>(path: string): Promise<{ records: T[]; torn: TornLine | null }> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], torn: null };
     throw error;
   }
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
   const records: T[] = [];
-  lines.forEach((line, index) => {
-    try {
-      records.push(JSON.parse(line) as T);
-    } catch (error) {
-      // Only the last line can be torn (a crash mid-append); anything else is corruption.
-      if (index !== lines.length - 1 || text.endsWith('\n')) throw new Error(`${path}: line ${index + 1} is not JSON`, { cause: error });
+  let unparsed: { line: number; offset: number; error: unknown } | undefined;
+  let line = 0;
+  let start = 0;
+  while (start < buffer.length) {
+    const newline = buffer.indexOf(0x0a, start);
+    const end = newline < 0 ? buffer.length : newline;
+    line++;
+    const text = buffer.toString('utf8', start, end);
+    if (text.trim() !== '') {
+      // Only the last line can be torn (a crash or a full disk mid-append); one with lines after it is corruption.
+      if (unparsed) throw new Error(`${path}: line ${unparsed.line} is not JSON`, { cause: unparsed.error });
+      try {
+        records.push(JSON.parse(text) as T);
+      } catch (error) {
+        unparsed = { line, offset: start, error };
+      }
     }
-  });
-  return records;
+    start = end + 1;
+  }
+  const torn = unparsed ? { path, line: unparsed.line, offset: unparsed.offset, bytes: buffer.length - unparsed.offset } : null;
+  return { records, torn };
 }
 
 const exactNumber = (text: string): number | bigint => (!isSafeNumber(text) && isInteger(text) ? BigInt(text) : Number(text));

@@ -7,6 +7,7 @@ import { TEMPORAL_CLI_VERSION } from '../../infra/temporal-cli.js';
 import { readJsonIfExists, writeJsonAtomic } from './json-files.js';
 import type { ImportProvenance } from './provenance.js';
 import { runLayout } from './run-layout.js';
+import { withFile } from './store-errors.js';
 
 /** manifest.json: the sweep's exact settings, written when it first starts and checked on every resume. */
 export interface Manifest {
@@ -44,7 +45,8 @@ export async function claimRunDirectory(runDir: string, config: SweepConfig): Pr
   const existing = await checkRunDirectory(runDir, config);
   if (existing) return existing;
   const manifest = newManifest(config);
-  await writeJsonAtomic(runLayout.manifest(runDir), manifest);
+  const path = runLayout.manifest(runDir);
+  await withFile(path, () => writeJsonAtomic(path, manifest));
   return manifest;
 }
 

@@ -4,6 +4,7 @@ import type { Stream } from '../../core/stream/stream.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import { writeJsonAtomic } from './json-files.js';
 import { runLayout } from './run-layout.js';
+import { withFile } from './store-errors.js';
 import { readSourceStream, readStoredStream } from './stream-source.js';
 
 const cache = new Map<string, Stream>();
@@ -36,7 +37,7 @@ export async function ensureStream(runDir: string, spec: Pick<SessionSpec, 'seed
     if (stored.hash !== expected.hash)
       throw new Error(`${path}: stream hash ${stored.hash.slice(0, 12)} differs from ${origin} ${expected.hash.slice(0, 12)}`);
   } else {
-    await writeJsonAtomic(path, expected);
+    await withFile(path, () => writeJsonAtomic(path, expected));
   }
   cache.set(key, expected);
   return expected;

@@ -4,6 +4,7 @@ import type { ScriptAction } from '../../core/scripts/script-ledger.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import type { Usage } from '../providers/provider.js';
+import { redactRecord } from '../providers/redact.js';
 import type { ScriptOutcome } from '../sandbox/script-outcome.js';
 import { appendJsonLine, readJsonLines } from './json-files.js';
 
@@ -57,8 +58,29 @@ export interface AttemptRecord {
   readonly responseModel?: string;
   /** Whether the reported model is the one requested (or a dated snapshot of it). */
   readonly modelMatches?: boolean;
-  /** The reply, for attempts whose reply did not become the turn's (empty replies re-sampled). */
+  /**
+   * The reply, written as soon as the call returns, before anything else is
+   * done with it: a retried activity that finds the turn's standing reply here
+   * uses it instead of paying for another call. Kept for dropped empty replies
+   * too; absent in records written before replies were kept.
+   */
   readonly reply?: ModelReply;
+  /** A transport error's requested wait (retry-after-ms or Retry-After), when the provider sent one. */
+  readonly retryAfterMs?: number;
+  /** How long the next attempt waited after this failed one: the rerun rule's step, or retry-after up to the cap. */
+  readonly waitMs?: number;
+  /** retry-after asked for longer than the cap (maxRetryAfterSeconds), so the cap was waited instead. */
+  readonly waitCapped?: boolean;
+}
+
+/** A retried activity found the turn's reply on record (its worker died before the turn was) and used it instead of calling again. */
+export interface ReusedReply {
+  /** The provider attempt whose recorded reply stands. */
+  readonly attempt: number;
+  /** Temporal's attempt number of the activity that recorded that reply. */
+  readonly recordedBy: number;
+  /** Temporal's attempt number of the activity that used it. */
+  readonly reusedBy: number;
 }
 
 /** A completed decision turn; the conversation is rebuilt from these alone. */
@@ -74,6 +96,8 @@ export interface TurnRecord {
   readonly detail?: string;
   readonly usage: Usage;
   readonly responseModel: string;
+  /** The reply came from the record of an earlier activity attempt, not from a new call. */
+  readonly reused?: ReusedReply;
 }
 
 /** A completed R3 turn: the reply and what it did. A script's run on the item is recorded separately. */
@@ -90,6 +114,8 @@ export interface ScriptTurnRecord {
   readonly answerCorrect?: boolean;
   readonly usage: Usage;
   readonly responseModel: string;
+  /** The reply came from the record of an earlier activity attempt, not from a new call. */
+  readonly reused?: ReusedReply;
 }
 
 /** Written before a script runs, so a retry after a lost sandbox worker knows the script was the last thing it ran. */
@@ -217,4 +243,5 @@ export async function readTranscript(path: string): Promise<Transcript> {
   };
 }
 
-export const appendRecord = (path: string, record: TranscriptRecord) => appendJsonLine(path, record);
+/** Appends one record; a configured credential, in any form, never reaches the file (a reply or error that quotes one back). */
+export const appendRecord = (path: string, record: TranscriptRecord) => appendJsonLine(path, redactRecord(record));

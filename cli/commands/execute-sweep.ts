@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
-import type { SweepConfig } from '../../core/sweep/sweep-config.js';
+import { sessionKey } from '../../core/sweep/session-spec.js';
+import { expandSweep, type SweepConfig } from '../../core/sweep/sweep-config.js';
+import { readJsonIfExists } from '../../activities/run-store/json-files.js';
+import { runLayout } from '../../activities/run-store/run-layout.js';
+import type { SessionSummary } from '../../activities/run-store/session-summary.js';
 import { sourceStreamConfig } from '../../activities/run-store/stream-source.js';
 import { estimateSweep } from '../cost-estimate.js';
+import { IncompleteRunError } from '../exit-status.js';
 import { printJson, table } from '../format.js';
 import { resultsTable, runJson } from '../print-results.js';
 import { readRunResults } from '../run-results.js';
@@ -39,6 +44,20 @@ async function withSourceStreams(config: SweepConfig): Promise<SweepConfig> {
   return { ...config, streams, stream: await sourceStreamConfig(streams, config.seeds) };
 }
 
+/** Sessions listed one per line when some did not complete; the rest are counted. */
+const LISTED_SESSIONS = 20;
+
+/** Every session of the run that did not complete: no summary (its workflow failed or never ran), or a mechanical failure. */
+async function incompleteSessions(config: SweepConfig, runDir: string): Promise<string[]> {
+  const specs = expandSweep(config);
+  const summaries = await Promise.all(specs.map((spec) => readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec))));
+  return specs.flatMap((spec, index) => {
+    const summary = summaries[index];
+    if (!summary) return [`${sessionKey(spec)} (did not finish: its workflow failed)`];
+    return summary.mechanicalFailure ? [`${sessionKey(spec)} (mechanical failure: ${summary.termination})`] : [];
+  });
+}
+
 /** Runs a sweep and reports it: a table (or one JSON object) on stdout, where things are on stderr. */
 export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags): Promise<void> {
   const config = await withSourceStreams(requested);
@@ -54,11 +73,19 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
     say,
   });
   const results = await readRunResults(runDir);
-  if (flags.json) return printJson(runJson(results));
-  process.stdout.write(`${resultsTable(results)}\n`);
-  const failed = progress.failed > 0 ? ` · ${progress.failed} session workflows failed (see the Temporal Web UI)` : '';
-  say(`${results.finished}/${results.total} sessions finished${failed}.`);
-  say(`Results in ${runDir}: manifest.json, streams/, sessions/<session>/summary.json and transcript.jsonl.`);
-  say(`Audit retries and unresolved turns with: npx allocbench audit ${runDir}`);
-  say(`Tables, figures and an HTML report with: npx allocbench analyze ${runDir} --out ${runDir}/report`);
+  const incomplete = await incompleteSessions(config, runDir);
+  if (flags.json) printJson(runJson(results));
+  else {
+    process.stdout.write(`${resultsTable(results)}\n`);
+    const failed = progress.failed > 0 ? ` · ${progress.failed} session workflows failed (see the Temporal Web UI)` : '';
+    say(`${results.finished}/${results.total} sessions finished${failed}.`);
+    say(`Results in ${runDir}: manifest.json, streams/, sessions/<session>/summary.json and transcript.jsonl.`);
+    say(`Audit retries and unresolved turns with: npx allocbench audit ${runDir}`);
+    say(`Tables, figures and an HTML report with: npx allocbench analyze ${runDir} --out ${runDir}/report`);
+  }
+  if (incomplete.length === 0) return;
+  say(`${incomplete.length} of ${results.total} sessions did not complete (exit status 3; run the same command again to replace them):`);
+  for (const line of incomplete.slice(0, LISTED_SESSIONS)) say(`  ${line}`);
+  if (incomplete.length > LISTED_SESSIONS) say(`  … and ${incomplete.length - LISTED_SESSIONS} more (npx allocbench status ${runDir})`);
+  throw new IncompleteRunError(`${incomplete.length} sessions did not complete`);
 }

@@ -5,10 +5,10 @@ import { isUrnRung, RUNGS, type Rung } from '../../core/rungs/rung.js';
 import { RESKINS, type Reskin } from '../../core/rungs/vocabulary.js';
 import { InputError } from '../../core/errors.js';
 import { DEFAULT_SCRIPT_SETTINGS, SCRIPT_LIMIT_RANGES } from '../../core/scripts/script-settings.js';
-import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { slug } from '../../core/sweep/slug.js';
 import { integerIn, numberIn, oneOf, seedList } from '../options.js';
 import { withPrices } from '../prices.js';
+import { validateSweep } from '../sweep-validation.js';
 import { executeSweep } from './execute-sweep.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
@@ -27,6 +27,7 @@ interface RunFlags extends ExecutionFlags {
   unitCap?: number;
   cap?: number;
   window: number;
+  maxRetryAfter: number;
   magnitude: number;
   streamsFrom?: string;
   r3End: 'budget-exhausted' | 'stream-end';
@@ -59,6 +60,12 @@ export function registerRun(program: Command): void {
       .option('--unit-cap <usd>', 'cost cap per session (seed) in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--cap <usd>', 'cost cap for the whole run in USD', numberIn(0, 1e6, { exclusiveMin: true }))
       .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
+      .option(
+        '--max-retry-after <seconds>',
+        "the longest a provider's Retry-After is waited before a retry (longer requests wait this long)",
+        numberIn(0, 86_400),
+        60,
+      )
       .option('--magnitude <M>', "instance magnitude (1000 for the paper's hand-solving check)", integerIn(10, 10_000), 100)
       .option(
         '--streams-from <dir>',
@@ -94,7 +101,7 @@ export function registerRun(program: Command): void {
       `K${flags.charge}`,
       disclosure,
     ].join('_');
-    const config = parseSweepConfig(
+    const config = validateSweep(
       withPrices(
         {
           name: flags.out ? slug(flags.out.split('/').filter(Boolean).at(-1) ?? name) : name,
@@ -114,10 +121,13 @@ export function registerRun(program: Command): void {
           unitCap: flags.unitCap ?? null,
           runCap: flags.cap ?? null,
           window: flags.window,
+          maxRetryAfterSeconds: flags.maxRetryAfter,
           r3: { end: flags.r3End, timeoutMs: flags.scriptTimeoutMs, memoryMb: flags.scriptMemoryMb },
         },
         flags.prices,
       ),
+      'sweep',
+      () => '--model',
     );
     await executeSweep(config, flags);
   });

@@ -2,7 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
+import { readManifest } from '../../activities/run-store/manifest.js';
 import { connectClient, targetFromEnv } from '../../infra/temporal-target.js';
+import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { printJson, table } from '../format.js';
 import { readRunResults, type RunResults } from '../run-results.js';
 
@@ -15,17 +17,24 @@ function runDirectories(paths: readonly string[]): string[] {
     .map((entry) => join(root, entry.name));
 }
 
-/** Running session workflows per sweep, when a cluster is configured. */
-async function runningSessions(names: readonly string[]): Promise<Map<string, number> | null> {
+/**
+ * Running session workflows per run directory, when a cluster is configured:
+ * the sessions of this run only (their ids carry its experiment hash), not
+ * those of another run of the same name.
+ */
+async function runningSessions(runDirs: readonly string[]): Promise<Map<string, number> | null> {
   const target = targetFromEnv();
   if (!target) return null;
+  const prefixes = await Promise.all(runDirs.map(async (runDir) => `${sweepWorkflowId((await readManifest(runDir)).config)}/`));
   const connection = await connectClient(target);
   try {
     const client = new Client({ connection, namespace: target.namespace });
     const counts = await Promise.all(
-      names.map((name) => client.workflow.count(`SweepId = "${name}" AND ExecutionStatus = "Running"`).then((c) => c.count)),
+      prefixes.map((prefix) =>
+        client.workflow.count(`WorkflowId STARTS_WITH "${prefix}" AND ExecutionStatus = "Running"`).then((c) => c.count),
+      ),
     );
-    return new Map(names.map((name, i) => [name, counts[i] ?? 0]));
+    return new Map(runDirs.map((runDir, i) => [runDir, counts[i] ?? 0]));
   } finally {
     await connection.close();
   }
@@ -39,7 +48,7 @@ export function registerStatus(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (paths: string[], flags: { json?: boolean }) => {
       const runs: RunResults[] = await Promise.all(runDirectories(paths).map((dir) => readRunResults(dir)));
-      const running = await runningSessions(runs.map((run) => run.name));
+      const running = await runningSessions(runs.map((run) => run.runDir));
       const rows = runs.map((run) => ({
         name: run.name,
         runDir: run.runDir,
@@ -47,7 +56,7 @@ export function registerStatus(program: Command): void {
         total: run.total,
         mechanicalFailures: run.mechanicalFailures,
         invalidCells: run.cells.filter((cell) => cell.invalid).map((cell) => `${cell.model} ${cell.rung}`),
-        ...(running && { running: running.get(run.name) ?? 0 }),
+        ...(running && { running: running.get(run.runDir) ?? 0 }),
       }));
       if (flags.json) return printJson({ runs: rows });
       if (rows.length === 0) return void process.stdout.write('no run directories found (looked in ./runs)\n');

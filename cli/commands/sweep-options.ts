@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { EXIT_STATUS_HELP } from '../exit-status.js';
 import { integerIn } from '../options.js';
 
 /** How a run or sweep reaches Temporal and reports, shared by `run` and `sweep`. */
@@ -23,5 +24,6 @@ export function addExecutionOptions(command: Command): Command {
     .option('--no-worker', 'with TEMPORAL_ADDRESS: start no workers here, rely on `allocbench worker` elsewhere')
     .option('--prices <file>', 'price table, USD per million tokens per model (default: config/prices.yaml)')
     .option('--estimate', "print a dry-run estimate of the sweep's tokens and cost, and start nothing")
-    .option('--json', 'print one JSON object');
+    .option('--json', 'print one JSON object')
+    .addHelpText('after', EXIT_STATUS_HELP);
 }

@@ -3,8 +3,8 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../../core/errors.js';
-import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { withPrices } from '../prices.js';
+import { validateSweep } from '../sweep-validation.js';
 import { executeSweep } from './execute-sweep.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
@@ -31,7 +31,7 @@ export function registerSweep(program: Command): void {
   ).action(async (file: string, flags: ExecutionFlags) => {
     const raw = await readSweepFile(file);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InputError(`${file}: a sweep is a mapping of settings`);
-    const config = parseSweepConfig(withPrices(raw as Record<string, unknown>, flags.prices), file);
+    const config = validateSweep(withPrices(raw as Record<string, unknown>, flags.prices), file, (index) => `${file}.models.${index}`);
     // A streams directory named in a sweep file is relative to the file.
     await executeSweep(config.streams === null ? config : { ...config, streams: resolve(dirname(file), config.streams) }, flags);
   });

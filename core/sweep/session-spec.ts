@@ -38,6 +38,8 @@ export interface SessionSpec {
   readonly price: Price | null;
   /** Re-samples of a local model's reply that has no tool call (paper F.5). */
   readonly emptyRetries: number;
+  /** The longest wait a provider's retry-after is honoured for, in seconds (absent in older runs: 60). */
+  readonly maxRetryAfterSeconds?: number;
   /** R3 only: when the session ends and the sandbox's limits. */
   readonly script: ScriptSettings;
 }

@@ -1,29 +1,28 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
-import { MAX_SEED } from '../random/rng.js';
 import { isUrnRung, RUNGS, type Rung } from '../rungs/rung.js';
 import { RESKINS, type Reskin } from '../rungs/vocabulary.js';
 import { streamConfigSchema } from '../stream/stream-config.js';
-import { parseOrThrow } from '../validation.js';
+import { InputError } from '../errors.js';
+import { parseAll } from '../validation.js';
 import { scriptSettingsSchema } from '../scripts/script-settings.js';
 import { priceSchema } from './price.js';
+import { parseSeedList, seedListErrors } from './seeds.js';
 import { isLocalModel, type SessionSpec } from './session-spec.js';
 
-/** Seeds as a list of integers or a string such as "2000-2023" or "2000,2005-2007". */
-const seeds = z.union([
-  z.array(z.number().int().min(0).max(MAX_SEED)).min(1),
-  z
-    .string()
-    .regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/, 'expected seeds such as "2000-2023" or "2000,2005"')
-    .transform((text) =>
-      text.split(',').flatMap((part) => {
-        const [first, last = first] = part.split('-').map((n) => Number(n.trim())) as [number, number?];
-        return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
-      }),
-    )
-    .pipe(z.array(z.number().int().min(0).max(MAX_SEED)).min(1, 'the seed range is empty')),
-]);
+/**
+ * Seeds as a list of integers or a string such as "2000-2023" or
+ * "2000,2005-2007", under the CLI's rules (seeds.ts): ranges run forwards,
+ * no seed repeats; each broken rule is its own error.
+ */
+const seeds = z
+  .union([z.array(z.number()), z.string()], { error: 'expected a list of seeds or text such as "2000-2023" or "2000,2005"' })
+  .transform((value, context) => {
+    const list = typeof value === 'string' ? parseSeedList(value) : { seeds: value, errors: seedListErrors(value) };
+    for (const message of list.errors) context.addIssue({ code: 'custom', message });
+    return [...list.seeds];
+  });
 
 const providerLimits = z.strictObject({
   concurrency: z.number().int().min(1).max(10_000).default(8).describe('activities one worker runs at once for this provider'),
@@ -87,6 +86,12 @@ export const sweepConfigSchema = z.strictObject({
     .describe(
       "the paper's empty-fence retries (efr N): a local model's turn is asked at most N times in all while its reply has no tool call",
     ),
+  maxRetryAfterSeconds: z
+    .number()
+    .min(0)
+    .max(86_400)
+    .default(60)
+    .describe("the longest wait a provider's retry-after is honoured for, in seconds (longer requests wait this long)"),
   r3: scriptSettingsSchema.default(scriptSettingsSchema.parse({})),
   window: z.number().int().min(1).max(10_000).default(8),
   limits: z.record(z.string(), providerLimits).default({}),
@@ -95,8 +100,19 @@ export const sweepConfigSchema = z.strictObject({
 
 export type SweepConfig = z.output<typeof sweepConfigSchema>;
 
+/** The sweep, or every error in it (one line each, naming the field as `subject.path`). */
+export function checkSweepConfig(
+  raw: unknown,
+  subject = 'sweep',
+): { value: SweepConfig; errors: [] } | { value?: never; errors: string[] } {
+  return parseAll(sweepConfigSchema, raw, subject);
+}
+
+/** The sweep; an InputError with one line per error if it has any. */
 export function parseSweepConfig(raw: unknown, subject = 'sweep'): SweepConfig {
-  return parseOrThrow(sweepConfigSchema, raw, subject);
+  const checked = checkSweepConfig(raw, subject);
+  if (checked.value === undefined) throw new InputError(checked.errors.join('\n'));
+  return checked.value;
 }
 
 /** The paper's session token cap: 300,000 tokens at R3; the R0–R2 ladder runs had none. */
@@ -130,6 +146,7 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
                   runCap: config.runCap,
                   price: config.prices[model] ?? null,
                   emptyRetries: config.emptyRetries,
+                  maxRetryAfterSeconds: config.maxRetryAfterSeconds,
                   script: config.r3,
                 });
               }

@@ -59,6 +59,32 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
     ],
   ])('%j', (args, pattern) => expectRefused(args, pattern));
 
+  it("holds a sweep file to the flags' rules for seeds and models, one line per error, nothing started", () => {
+    const sweep = file(
+      'mistakes.yaml',
+      'name: x\nrungs: [R0]\nseeds: "2000,2003-2001,2000"\nmodels: [policy/eager, acme/brain-1, policy/greedy]\n',
+    );
+    const out = join(dir, 'mistakes');
+    const { status, stderr } = runCliWith({}, ['sweep', sweep, '--out', out]);
+    expect(status, stderr).toBe(2);
+    const lines = stderr.trimEnd().split('\n');
+    const expected = [
+      /\.seeds: range 2003-2001 runs backwards$/,
+      /\.seeds: seed 2000 appears more than once$/,
+      /\.models\.1: .*unknown provider 'acme'/,
+      /\.models\.2: unknown reference policy 'greedy'/,
+    ];
+    expect(lines).toHaveLength(expected.length);
+    expected.forEach((pattern, index) => expect(lines[index]).toMatch(pattern));
+    expect(existsSync(out)).toBe(false);
+
+    expectRefused(
+      ['sweep', file('repeat.json', '{"name": "x", "rungs": ["R0"], "models": ["policy/eager"], "seeds": [2000, 2001, 2000]}')],
+      /repeat\.json\.seeds: seed 2000 appears more than once/,
+    );
+    expectRefused(['run', '--model', 'policy/eager', '--rung', 'R0', '--seeds', '2000,2003-2001'], /range 2003-2001 runs backwards/);
+  });
+
   it('refuses a cost cap without a price for a hosted model', () => {
     expectRefused(
       ['run', '--model', 'openai/gpt-5.4-mini-2026-03-17', '--rung', 'R1', '--unit-cap', '2'],

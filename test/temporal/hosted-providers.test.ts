@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionKey } from '../../core/sweep/session-spec.js';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
-import { sweepWorkflowId } from '../../cli/sweep-runner.js';
+import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { anthropicMessage } from '../activities/providers/wire.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
@@ -112,7 +112,7 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
     for (const file of filesUnder(runDir)) expect(readFileSync(file, 'latin1').includes(KEY), file).toBe(false);
     const connection = await Connection.connect({ address: temporal.server.address });
     try {
-      const history = await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId('haiku')}/${sessionKey(spec)}`).fetchHistory();
+      const history = await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId(config)}/${sessionKey(spec)}`).fetchHistory();
       expect(JSON.stringify(history)).not.toContain(KEY);
     } finally {
       await connection.close();
@@ -151,7 +151,7 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
     const connection = await Connection.connect({ address: temporal.server.address });
     try {
       const history = JSON.stringify(
-        await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId('rejected')}/${sessionKey(spec!)}`).fetchHistory(),
+        await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId(config)}/${sessionKey(spec!)}`).fetchHistory(),
       );
       expect(history).toContain('[redacted]');
       expect(history).not.toContain(KEY);

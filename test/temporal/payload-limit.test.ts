@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { sessionKey } from '../../core/sweep/session-spec.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
-import { sweepWorkflowId } from '../../cli/sweep-runner.js';
+import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { decisionsOf, inProcessDecisions, serverForThisFile, summaryOf, sweepOn } from './harness.js';
 
 /** The server rejects any payload above this many bytes (the default limit is 2 MB). */
@@ -40,7 +40,7 @@ describe('claim check and continue-as-new', () => {
     expect(statSync(runLayout.transcript(runDir, spec)).size).toBeGreaterThan(20 * BLOB_LIMIT);
     const connection = await Connection.connect({ address: temporal.server.address });
     try {
-      const runs = await new Client({ connection }).workflow.count(`WorkflowId = "${sweepWorkflowId('long')}/${sessionKey(spec)}"`);
+      const runs = await new Client({ connection }).workflow.count(`WorkflowId = "${sweepWorkflowId(config)}/${sessionKey(spec)}"`);
       expect(runs.count).toBeGreaterThan(1);
     } finally {
       await connection.close();

@@ -11,7 +11,7 @@ import { generateStream } from '../../core/stream/generate-stream.js';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
 import { readRunResults } from '../../cli/run-results.js';
-import { sweepWorkflowId } from '../../cli/sweep-runner.js';
+import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { workflowsPath } from '../../workers/create-workers.js';
 import { decisionsOf, inProcessDecisions, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
@@ -66,7 +66,7 @@ describe('sessions on a real Temporal server', () => {
       expect(found).toHaveLength(2); // K = 0 and K = 10
       const [first] = expandSweep(ladder);
       if (!first) throw new Error('empty sweep');
-      const history = await client.workflow.getHandle(`${sweepWorkflowId('ladder')}/${sessionKey(first)}`).fetchHistory();
+      const history = await client.workflow.getHandle(`${sweepWorkflowId(ladder)}/${sessionKey(first)}`).fetchHistory();
       const bytes = JSON.stringify(history).length;
       const transcriptBytes = statSync(runLayout.transcript(join(temporal.dir, 'ladder'), first)).size;
       expect(bytes).toBeLessThan(200_000);

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_RETRY_AFTER_SECONDS, replyOnRecord, retryWait } from '../../activities/provider-call.js';
+import type { AttemptRecord } from '../../activities/run-store/transcript.js';
+
+const attempt = (fields: Partial<AttemptRecord>): AttemptRecord => ({
+  type: 'attempt',
+  at: '2026-01-01T00:00:00.000Z',
+  t: 3,
+  attempt: 1,
+  activityAttempt: 1,
+  latencyMs: 10,
+  outcome: 'ok',
+  usage: { inputTokens: 10, outputTokens: 2, cachedInputTokens: 0 },
+  usageEstimated: false,
+  ...fields,
+});
+
+describe('retryWait', () => {
+  it("waits the rerun rule's 1.5 s × failures, or a longer retry-after up to the cap (60 s unless set)", () => {
+    expect(DEFAULT_MAX_RETRY_AFTER_SECONDS).toBe(60);
+    expect(retryWait(1, undefined)).toEqual({ waitMs: 1500, capped: false });
+    expect(retryWait(2, 1000)).toEqual({ waitMs: 3000, capped: false });
+    expect(retryWait(1, 20_000)).toEqual({ waitMs: 20_000, capped: false });
+    expect(retryWait(1, 7_200_000)).toEqual({ waitMs: 60_000, capped: true });
+    expect(retryWait(1, 7_200_000, 5)).toEqual({ waitMs: 5000, capped: true });
+    // The rule's own step is never shortened by a small cap.
+    expect(retryWait(2, 7_200_000, 1)).toEqual({ waitMs: 3000, capped: true });
+  });
+});
+
+describe('replyOnRecord', () => {
+  const reply = { text: 'DECISION: KEEP', toolCalls: [] };
+  it("finds the turn's standing reply: the last attempt, whole, with its reply", () => {
+    const ok = attempt({ reply, responseModel: 'm', stopReason: 'end' });
+    expect(replyOnRecord([ok])).toBe(ok);
+    expect(replyOnRecord([attempt({ outcome: 'transport-error' }), ok])).toBe(ok);
+  });
+  it('finds none after a failed or dropped attempt, or in records written before replies were kept', () => {
+    expect(replyOnRecord([])).toBeUndefined();
+    expect(replyOnRecord([attempt({ responseModel: 'm' })])).toBeUndefined();
+    expect(replyOnRecord([attempt({ outcome: 'empty-reply', reply, responseModel: 'm' })])).toBeUndefined();
+    expect(replyOnRecord([attempt({ reply, responseModel: 'm' }), attempt({ outcome: 'transport-error' })])).toBeUndefined();
+  });
+});

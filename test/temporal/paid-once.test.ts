@@ -1,0 +1,178 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandSweep, parseSweepConfig, type SweepConfig } from '../../core/sweep/sweep-config.js';
+import type { SessionSpec } from '../../core/sweep/session-spec.js';
+import type { CostEntry } from '../../activities/run-store/cost-ledger.js';
+import { readJsonLines } from '../../activities/run-store/json-files.js';
+import type { AttemptRecord } from '../../activities/run-store/transcript.js';
+import type { AuditReport } from '../../cli/audit-report.js';
+import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
+import { chatCompletion, functionCall } from '../activities/providers/wire.js';
+import { decisionsOf, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { exited, killGroup, startCli, until } from './processes.js';
+
+/*
+ * Item 2 of issue 14: a worker killed (SIGKILL) after the model's reply came
+ * back and before the turn was recorded. The retried activity must use the
+ * recorded reply, not pay for the call again, and the session must end as an
+ * undisturbed one does. Real processes: `allocbench worker` (killed by the
+ * ALLOCBENCH_CRASH_AFTER_REPLY hook at exactly that point), then a fresh one;
+ * the sweep is the built CLI with --no-worker; the model is a loopback server
+ * speaking the OpenAI wire format, which counts what it is asked.
+ */
+
+const temporal = serverForThisFile();
+const cleanups: (() => void)[] = [];
+afterAll(() => cleanups.forEach((cleanup) => cleanup()));
+
+type Message = { role: string; content: string | null };
+const messagesOf = (request: RecordedRequest) => (request.body?.messages ?? []) as Message[];
+
+/** Chat requests by the conversation they extend (the turn's user message), per run. */
+let requests: RecordedRequest[] = [];
+let loopback: Awaited<ReturnType<typeof startLoopback>>;
+
+/** A stand-in model: deterministic in the conversation; claims at its 2nd and 5th decision, skips otherwise. */
+function standIn(request: RecordedRequest) {
+  if (request.path.endsWith('/models')) return { json: { object: 'list', data: [{ id: 'stand-in', object: 'model' }] } };
+  requests.push(request);
+  const turn = messagesOf(request).filter((m) => m.role === 'assistant').length + 1;
+  const name = turn === 2 || turn === 5 ? 'claim_solver' : 'skip_solver';
+  return { json: chatCompletion({ tool_calls: [functionCall(`call_${turn}`, name, '{}')] }, { prompt_tokens: 400 + turn }, 'stand-in') };
+}
+
+beforeAll(async () => {
+  loopback = await startLoopback(standIn);
+});
+afterAll(async () => loopback?.close());
+
+/** The user message that opens each request's turn: what identifies a turn's call at the server. */
+const turnMessages = () => requests.map((request) => messagesOf(request).at(-1)?.content ?? '');
+
+function sweepFile(name: string, raw: Record<string, unknown>): { file: string; config: SweepConfig } {
+  const file = join(temporal.dir, `${name}.json`);
+  const full = { name, heartbeatSeconds: 2, ...raw };
+  writeFileSync(file, JSON.stringify(full));
+  return { file, config: parseSweepConfig(full) };
+}
+
+const only = (config: SweepConfig): SessionSpec => {
+  const [spec] = expandSweep(config);
+  if (!spec) throw new Error('empty sweep');
+  return spec;
+};
+
+/**
+ * Runs the sweep with the built CLI against the test server: a first worker
+ * process that kills itself right after turn `crashAt`'s reply is recorded,
+ * then, once it is dead, a second one that finishes the sweep.
+ */
+async function runWithCrash(file: string, runDir: string, crashAt: number): Promise<void> {
+  const env = { TEMPORAL_ADDRESS: temporal.server.address };
+  const doomed = startCli(['worker'], { ...env, ALLOCBENCH_CRASH_AFTER_REPLY: String(crashAt) });
+  cleanups.push(() => killGroup(doomed));
+  await until(() => doomed.output().includes('allocbench worker on'), 30_000, 'the first worker');
+  const sweep = startCli(['sweep', file, '--no-worker', '--out', runDir, '--json'], env);
+  cleanups.push(() => killGroup(sweep));
+  await exited(doomed);
+  expect(doomed.signalCode, doomed.output()).toBe('SIGKILL');
+  killGroup(doomed); // its sandbox process, if any
+  const survivor = startCli(['worker'], env);
+  cleanups.push(() => killGroup(survivor));
+  expect(await exited(sweep), sweep.output()).toBe(0);
+  survivor.kill('SIGTERM');
+  await exited(survivor);
+}
+
+/** `allocbench audit <run> --json` from the built CLI. */
+async function audit(runDir: string, json = true): Promise<string> {
+  const child = startCli(['audit', runDir, ...(json ? ['--json'] : [])]);
+  expect(await exited(child), child.output()).toBe(0);
+  return child.output();
+}
+
+const costsOf = (runDir: string) => readJsonLines<CostEntry>(join(runDir, 'costs.jsonl'));
+
+describe('a reply recorded before its worker died is used, never paid for again', () => {
+  it('decision turns (R1, OpenAI-compatible loopback): one call per turn, the same decisions as an undisturbed run, reuse in audit', async () => {
+    const model = `openai-compatible/stand-in@${loopback.url}/v1`;
+    const settings = {
+      models: [model],
+      rungs: ['R1'],
+      seeds: [2000],
+      stream: { length: 12 },
+      prices: { [model]: { input: 1, cachedInput: 0.1, output: 5 } },
+    };
+    // The undisturbed run: what the session decides, and which turns it calls the model at.
+    requests = [];
+    const reference = sweepFile('undisturbed-r1', settings);
+    await sweepOn(temporal.server, reference.config, join(temporal.dir, 'undisturbed-r1'));
+    const expected = await summaryOf(join(temporal.dir, 'undisturbed-r1'), only(reference.config));
+    const expectedCalls = turnMessages();
+    const turns = (await transcriptOf(join(temporal.dir, 'undisturbed-r1'), only(reference.config))).turns;
+    const crashAt = turns[2]?.t;
+    if (crashAt === undefined) throw new Error('the session has fewer than three decision turns');
+
+    requests = [];
+    const { file, config } = sweepFile('crashed-r1', settings);
+    const runDir = join(temporal.dir, 'crashed-r1');
+    await runWithCrash(file, runDir, crashAt);
+    const spec = only(config);
+
+    // Paid once: the server saw each turn's call exactly once, the crashed turn's included.
+    expect(turnMessages()).toEqual(expectedCalls);
+    const summary = await summaryOf(runDir, spec);
+    expect(summary.termination).toBe('stream-end');
+    expect(decisionsOf(summary)).toEqual(decisionsOf(expected));
+    expect(summary.costUsd).toBeCloseTo(expected.costUsd, 12);
+    expect(summary.attempts.total).toBe(expectedCalls.length);
+
+    const transcript = await transcriptOf(runDir, spec);
+    const attempts = transcript.attemptsSinceResume(crashAt);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ outcome: 'ok', activityAttempt: 1, stopReason: 'tool-use', reply: { toolCalls: [{}] } });
+    expect(attempts[0]?.costUsd).toBeGreaterThan(0);
+    const turn = transcript.turns.find((candidate) => candidate.t === crashAt);
+    expect(turn?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy: 2 });
+    expect(turn?.reply).toEqual(attempts[0]?.reply);
+    expect(transcript.records.filter((r) => r.type === 'turn' && r.t === crashAt)).toHaveLength(1);
+    // The cost ledger (the run cap's count) has the call once, though the worker died before writing it.
+    const costs = (await costsOf(runDir)).filter((entry) => entry.t === crashAt);
+    expect(costs).toEqual([expect.objectContaining({ t: crashAt, at: attempts[0]?.at, costUsd: attempts[0]?.costUsd })]);
+    expect(await costsOf(runDir)).toHaveLength(expectedCalls.length);
+
+    const report = JSON.parse(await audit(runDir)) as AuditReport;
+    expect(report).toMatchObject({ reusedReplies: 1, lostAttempts: 0, attempts: expectedCalls.length });
+    expect(report.turns.find((t) => t.t === crashAt)?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy: 2 });
+    expect(await audit(runDir, false)).toMatch(/reply 1 reused by activity attempt 2, not paid again/);
+  }, 180_000);
+
+  it('R3 script turns (reference builder): the crashed turn is played once, the session as undisturbed', async () => {
+    const settings = { models: ['policy/commit-at-2?cost=0.001'], rungs: ['R3'], seeds: [2000], r3: { end: 'budget-exhausted' } };
+    const reference = sweepFile('undisturbed-r3', settings);
+    await sweepOn(temporal.server, reference.config, join(temporal.dir, 'undisturbed-r3'));
+    const expected = await summaryOf(join(temporal.dir, 'undisturbed-r3'), only(reference.config));
+    const crashAt = 3;
+
+    const { file, config } = sweepFile('crashed-r3', settings);
+    const runDir = join(temporal.dir, 'crashed-r3');
+    await runWithCrash(file, runDir, crashAt);
+    const spec = only(config);
+    const summary = await summaryOf(runDir, spec);
+    expect(summary.termination).toBe(expected.termination);
+    expect(summary.script?.turns).toEqual(expected.script?.turns);
+    expect(summary.metrics).toEqual(expected.metrics);
+
+    const transcript = await transcriptOf(runDir, spec);
+    const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
+    // One call per turn: the policy agent's reply at the crashed turn was recorded once and never asked for again.
+    expect(attempts.map((a) => a.t)).toEqual(transcript.scriptTurns.map((turn) => turn.t));
+    expect(attempts.filter((a) => a.t === crashAt)).toMatchObject([{ outcome: 'ok', activityAttempt: 1 }]);
+    expect(transcript.scriptTurns.find((turn) => turn.t === crashAt)?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy: 2 });
+    expect(summary.costUsd).toBeCloseTo(expected.costUsd, 12);
+    expect((await costsOf(runDir)).filter((entry) => entry.t === crashAt)).toHaveLength(1);
+    const report = JSON.parse(await audit(runDir)) as AuditReport;
+    expect(report).toMatchObject({ reusedReplies: 1, lostAttempts: 0 });
+  }, 180_000);
+});
