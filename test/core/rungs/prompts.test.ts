@@ -90,4 +90,3 @@ describe('R3 prompts', () => {
     );
   });
 });
-});
