@@ -160,7 +160,7 @@ export function policyAgentLimitation(model: string, announceN: boolean): string
 
 /**
  * Chaos hook: with `ALLOCBENCH_SERVED_LOG=<file>`, every reply the agent
- * serves is logged there (session, turn, attempt) the moment it is served,
+ * serves is logged there (session, turn, call, attempt) the moment it is served,
  * outside the run store, so bench/chaos.ts can count calls paid twice.
  */
 export const SERVED_LOG_VARIABLE = 'ALLOCBENCH_SERVED_LOG';
@@ -191,7 +191,8 @@ export function policyProvider(model: string): Provider {
           : replyFor(request, spec.policy.decide(o), rationale);
       const prompt = request.system + request.messages.map((m) => m.content).join('');
       const servedLog = process.env[SERVED_LOG_VARIABLE];
-      if (servedLog) appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.attempt}\n`);
+      // The conversation's length tells a session's calls apart (an R3 problem has many), the attempt its retries.
+      if (servedLog) appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.messages.length}\t${request.attempt}\n`);
       return {
         ...reply,
         usage: {
