@@ -13,7 +13,7 @@ import { callProvider, replyOnRecord } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { runLayout } from './run-store/run-layout.js';
 import { appendRecord, readTranscript, type Termination, type TurnRecord } from './run-store/transcript.js';
-import { createScriptTurnActivity } from './script-turn-activity.js';
+import { createLoopCallActivity } from './loop-call-activity.js';
 import { reachedCap } from './session-caps.js';
 import { loadSessionContext } from './session-context.js';
 
@@ -41,7 +41,7 @@ export function createModelActivities(providers: ProviderRegistry) {
      */
     async takeTurn({ runDir, spec, t }: TurnInput): Promise<TurnResult> {
       const rung = spec.rung;
-      if (rung === 'R3') throw ApplicationFailure.nonRetryable('R3 sessions take script turns', 'SessionOutOfStep');
+      if (rung === 'R3') throw ApplicationFailure.nonRetryable('R3 sessions run the agent loop', 'SessionOutOfStep');
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
       const recorded = transcript.turns.find((turn) => turn.t === t);
@@ -107,7 +107,7 @@ export function createModelActivities(providers: ProviderRegistry) {
       return { kind: 'decided', action: decision.action };
     },
 
-    takeScriptTurn: createScriptTurnActivity(providers),
+    askModel: createLoopCallActivity(providers),
   };
 }
 

@@ -1,75 +1,94 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { matchesGold } from '../core/scripts/answer-match.js';
+import { readLoopCalls } from '../core/scripts/read-loop-calls.js';
 import { withHeartbeat } from './heartbeat.js';
-import { executes } from '../core/scripts/script-ledger.js';
 import type { SessionRef } from './store-activities.js';
 import { runLayout } from './run-store/run-layout.js';
-import { appendRecord, readTranscript, type ExecutionOutcome, type Transcript } from './run-store/transcript.js';
+import { appendRecord, readTranscript, runKey, type ExecutionOutcome, type Transcript } from './run-store/transcript.js';
 import type { ScriptSandbox } from './sandbox/script-sandbox.js';
 import { loadSessionContext } from './session-context.js';
 
 export interface ScriptRunInput extends SessionRef {
-  /** The R3 turn whose write or run executes on its item. */
-  readonly t: number;
+  /** The model call whose reply holds the run_script call, and the call's position in it. */
+  readonly call: number;
+  readonly index: number;
 }
 
-/** The source of a script, from the turn that wrote it. */
-function codeOf(transcript: Transcript, scriptId: string): string {
-  for (const turn of transcript.scriptTurns) {
-    if (turn.action.kind === 'write' && turn.action.scriptId === scriptId) return turn.action.code;
+/** The source a run uses: the last accepted write of that name before the run_script call. */
+function codeOf(transcript: Transcript, name: string, call: number, index: number): string {
+  let code: string | undefined;
+  for (const step of transcript.steps) {
+    if (step.call > call) break;
+    const calls = readLoopCalls(step.reply);
+    step.outcomes.forEach((outcome, i) => {
+      const write = calls[i];
+      if (outcome.kind === 'written' && write?.tool === 'write_script' && write.name === name && (step.call < call || i < index))
+        code = write.code;
+    });
   }
-  throw ApplicationFailure.nonRetryable(`no recorded write of script ${scriptId}`, 'SessionOutOfStep');
+  if (code === undefined)
+    throw ApplicationFailure.nonRetryable(`no recorded write of script '${name}' before call ${call}`, 'SessionOutOfStep');
+  return code;
 }
 
 /**
- * Runs of a script on one item, counting the first: a run whose process was
- * lost (the sandbox worker killed or out of memory under it) is mechanical and
- * runs again on a fresh process, up to this many runs in all. Only a script
- * that takes the process down on every one of them is charged with it.
+ * Runs of a script for one run_script call, counting the first: a run whose
+ * process was lost (the sandbox worker killed or out of memory under it) is
+ * mechanical and runs again on a fresh process, up to this many runs in all.
+ * Only a script that takes the process down on every one of them is charged with it.
  */
 export const SCRIPT_RUNS_BEFORE_WORKER_LOST = 3;
 
 /**
  * The sandbox activity, hosted only by the sandbox worker process: runs the
- * script of turn t's write or run on the item's inputs and records the
- * outcome and whether it is the gold answer. A failing script is an outcome,
- * never an activity failure. Each run is preceded by an execution-start
- * record; a retry that finds starts without an outcome knows the process was
- * lost under them and runs the script again, until SCRIPT_RUNS_BEFORE_WORKER_LOST
- * runs were lost: then the loss is the script's outcome, 'worker-lost'.
+ * script a run_script call names on the inputs the model passed, and records
+ * the outcome and whether it is the problem's gold answer. A failing script is
+ * an outcome, never an activity failure. Each run is preceded by an
+ * execution-start record; a retry that finds starts without an outcome knows
+ * the process was lost under them and runs the script again, until
+ * SCRIPT_RUNS_BEFORE_WORKER_LOST runs were lost: then the loss is the
+ * script's outcome, 'worker-lost'.
  */
 export function createScriptActivities(sandbox: ScriptSandbox) {
   return {
-    async executeScript({ runDir, spec, t }: ScriptRunInput): Promise<{ credited: boolean }> {
+    async runScript({ runDir, spec, call, index }: ScriptRunInput): Promise<void> {
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
-      const done = transcript.executions.get(t);
-      if (done) return { credited: done.correct };
-      const turn = transcript.scriptTurns.find((recorded) => recorded.t === t);
-      const action = turn?.action;
-      if (!action || !executes(action.kind) || !('scriptId' in action)) {
-        throw ApplicationFailure.nonRetryable(`turn ${t} has no script to run`, 'SessionOutOfStep');
-      }
-      const code = action.kind === 'write' ? action.code : codeOf(transcript, action.scriptId);
-      const item = (await loadSessionContext(runDir, spec)).stream.items[t - 1];
-      if (!item) throw ApplicationFailure.nonRetryable(`turn ${t} is past the stream`, 'SessionOutOfStep');
-      const lost = transcript.records.filter((record) => record.type === 'execution-start' && record.t === t).length;
+      if (transcript.executions.has(runKey(call, index))) return;
+      const step = transcript.steps.find((recorded) => recorded.call === call);
+      const outcomeKind = step?.outcomes[index]?.kind;
+      const run = step ? readLoopCalls(step.reply)[index] : undefined;
+      if (!step || outcomeKind !== 'run' || run?.tool !== 'run_script')
+        throw ApplicationFailure.nonRetryable(`call ${call} has no script run at position ${index}`, 'SessionOutOfStep');
+      const code = codeOf(transcript, run.name, call, index);
+      const item = (await loadSessionContext(runDir, spec)).stream.items[step.t - 1];
+      if (!item) throw ApplicationFailure.nonRetryable(`problem ${step.t} is past the stream`, 'SessionOutOfStep');
+      const lost = transcript.records.filter(
+        (record) => record.type === 'execution-start' && record.call === call && record.index === index,
+      ).length;
       let outcome: ExecutionOutcome;
       if (lost >= SCRIPT_RUNS_BEFORE_WORKER_LOST) {
         const error = `the sandbox worker process was lost each of the ${lost} times this script ran`;
         outcome = { ok: false, kind: 'worker-lost', error, ms: 0, logs: '' };
       } else {
-        await appendRecord(path, { type: 'execution-start', at: new Date().toISOString(), t });
+        await appendRecord(path, { type: 'execution-start', at: new Date().toISOString(), call, index });
         outcome = await withHeartbeat(() =>
-          sandbox.run(code, item.inputs, { timeoutMs: spec.script.timeoutMs, memoryMb: spec.script.memoryMb }),
+          sandbox.run(code, run.inputs, { timeoutMs: spec.script.timeoutMs, memoryMb: spec.script.memoryMb }),
         );
-        // An earlier attempt, given up for lost but still alive, may have recorded this run meanwhile: one outcome per turn.
-        const meanwhile = (await readTranscript(path)).executions.get(t);
-        if (meanwhile) return { credited: meanwhile.correct };
+        // An earlier attempt, given up for lost but still alive, may have recorded this run meanwhile: one outcome per call.
+        if ((await readTranscript(path)).executions.has(runKey(call, index))) return;
       }
       const correct = outcome.ok && matchesGold(outcome.value, item.answer);
-      await appendRecord(path, { type: 'execution', at: new Date().toISOString(), t, scriptId: action.scriptId, outcome, correct });
-      return { credited: correct };
+      await appendRecord(path, {
+        type: 'execution',
+        at: new Date().toISOString(),
+        call,
+        index,
+        t: step.t,
+        name: run.name,
+        outcome,
+        correct,
+      });
     },
   };
 }

@@ -1,28 +1,28 @@
-import { scriptSessionMetrics } from '../core/scripts/script-metrics.js';
-import type { ScriptTurn } from '../core/scripts/script-turn.js';
-import type { SessionRules } from '../core/session/session-state.js';
+import { loopMetrics, type LoopRecord } from '../core/scripts/loop-metrics.js';
 import type { Transcript } from './run-store/transcript.js';
 
-/** An R3 transcript's turns as metrics need them: each with whether its item was credited. */
-export function scriptTurnsOf(transcript: Transcript): ScriptTurn[] {
-  return transcript.scriptTurns.map((turn) => {
-    const { action } = turn;
-    const execution = transcript.executions.get(turn.t);
-    return {
-      t: turn.t,
-      classId: turn.classId,
-      occurrence: turn.occurrence,
-      action: action.kind,
-      ...('scriptId' in action && { scriptId: action.scriptId }),
-      ...(action.kind === 'unresolved' && { failure: action.failure }),
-      credited: action.kind === 'answer' ? turn.answerCorrect === true : (execution?.correct ?? false),
-      ...(execution && { scriptReturned: execution.outcome.ok }),
-    };
-  });
+/** An R3 transcript as the metrics read it: writes, runs, submissions and the counted refusals. */
+export function loopRecordOf(transcript: Transcript, classes: readonly number[], budget: number): LoopRecord {
+  const { steps } = transcript;
+  const outcomes = steps.flatMap((step) => step.outcomes.map((outcome) => ({ step, outcome })));
+  const runs = [...transcript.executions.values()].sort((a, b) => a.call - b.call || a.index - b.index);
+  const ranOn = new Set(runs.map((run) => run.t));
+  return {
+    classes,
+    budget,
+    shown: Math.max(0, ...steps.map((step) => step.t)),
+    calls: steps.length,
+    writes: outcomes.flatMap(({ step, outcome }) => (outcome.kind === 'written' ? [{ t: step.t, name: outcome.name }] : [])),
+    runs: runs.map((run) => ({ t: run.t, name: run.name, returned: run.outcome.ok, correct: run.correct })),
+    submissions: steps.flatMap((step) =>
+      step.submitted ? [{ t: step.t, correct: step.submitted.correct, byHand: !ranOn.has(step.t) }] : [],
+    ),
+    writesRefused: outcomes.filter(({ outcome }) => outcome.kind === 'write-refused').length,
+    crossClassRunsRefused: outcomes.filter(({ outcome }) => outcome.kind === 'run-refused').length,
+    forcedAdvances: steps.filter((step) => step.advanced === 'forced').length,
+  };
 }
 
-/** Scores an R3 session from its transcript. */
-export function scoreScriptSession(classes: readonly number[], rules: SessionRules, transcript: Transcript) {
-  const turns = scriptTurnsOf(transcript);
-  return { turns, ...scriptSessionMetrics({ classes, rules, turns }) };
-}
+/** Scores an R3 session from its transcript, with the same function as an imported arm. */
+export const scoreLoopSession = (transcript: Transcript, classes: readonly number[], budget: number) =>
+  loopMetrics(loopRecordOf(transcript, classes, budget));

@@ -10,7 +10,7 @@ import { runLayout } from './run-store/run-layout.js';
 import type { SessionOutcome, SessionSummary } from './run-store/session-summary.js';
 import { withFile } from './run-store/store-errors.js';
 import { appendRecord, MECHANICAL_FAILURES, readTranscript, type AttemptRecord, type Termination } from './run-store/transcript.js';
-import { scoreScriptSession } from './script-summary.js';
+import { scoreLoopSession } from './script-summary.js';
 import { loadSessionContext } from './session-context.js';
 
 export interface SessionRef {
@@ -69,7 +69,7 @@ export function createStoreActivities() {
 
     /**
      * Scores the session from the decisions its transcript records (turns never
-     * reached count as truncated; R3 from its turns and script runs), writes
+     * reached count as truncated; R3 from its model calls and script runs), writes
      * summary.json and the end record.
      */
     async finishSession({ runDir, spec, termination }: FinishInput): Promise<SessionOutcome> {
@@ -77,9 +77,9 @@ export function createStoreActivities() {
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
       const rules = { budget: spec.budget, charge: spec.charge };
-      const script = spec.rung === 'R3' ? scoreScriptSession(classes, rules, transcript) : undefined;
+      const script = spec.rung === 'R3' ? scoreLoopSession(transcript, classes, spec.budget) : undefined;
       const complete = script
-        ? []
+        ? script.decisions
         : withTruncatedTail(
             classes,
             setting,
@@ -96,7 +96,7 @@ export function createStoreActivities() {
         mechanicalFailure,
         decisions: complete,
         metrics,
-        ...(script && { script: { turns: script.turns, metrics: script.script } }),
+        ...(script && { script: { metrics: script.script } }),
         responseModels: [...new Set(attempts.flatMap((a) => (a.responseModel ? [a.responseModel] : [])))],
         modelMismatch: attempts.some((a) => a.modelMatches === false),
         usage: usageTotals(attempts),

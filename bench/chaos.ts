@@ -3,7 +3,7 @@
  * run once undisturbed and then again with its workers killed (SIGKILL) every
  * few seconds and its Temporal server restarted, compared session by session.
  * Prints sessions finished, identical to the undisturbed run, model calls paid
- * twice (a reply the agent served twice for one turn and attempt, counted by
+ * twice (a reply the agent served twice for one call and attempt, counted by
  * the agent itself) and records duplicated in the transcripts. Target: all
  * identical, none paid twice, none duplicated, in both modes:
  *
@@ -164,7 +164,7 @@ async function externalChaos(runDir: string, env: Record<string, string>): Promi
 /** What a session measured: everything in its summary but the time it finished. */
 const measured = (summary: SessionSummary) => JSON.stringify({ ...summary, finishedAt: undefined });
 
-/** Calls the agent served more than once for the same session, turn and attempt. */
+/** Calls the agent served more than once: the same session, turn, call and attempt. */
 function paidTwice(servedLog: string): number {
   if (!existsSync(servedLog)) return 0;
   const counts = new Map<string, number>();

@@ -3,8 +3,7 @@ import { dirname } from 'node:path';
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { sessionMetrics } from '../core/metrics/session-metrics.js';
 import type { Policy } from '../core/policies/policy.js';
-import { scriptSessionMetrics } from '../core/scripts/script-metrics.js';
-import type { ScriptTurn } from '../core/scripts/script-turn.js';
+import { loopMetrics, type LoopRecord } from '../core/scripts/loop-metrics.js';
 import { runSession } from '../core/session/run-session.js';
 import type { SessionRecord } from '../core/session/session-record.js';
 import { generateStream } from '../core/stream/generate-stream.js';
@@ -16,21 +15,36 @@ import type { SessionSummary } from '../activities/run-store/session-summary.js'
 
 /**
  * R3 as the reference builder plays it, in process: it writes where the
- * policy commits, reruns its (correct) script on the class's later items and
- * declines elsewhere with a raw answer that cannot score.
+ * policy commits, runs its (correct) script on the class's later problems and
+ * submits the output, and elsewhere submits an answer that cannot score.
  */
-function builderTurns(record: SessionRecord, spec: SessionSpec): ScriptTurn[] {
+function builderRecord(record: SessionRecord, spec: SessionSpec): LoopRecord {
   const commits = record.decisions.filter((d) => d.action === 'commit');
   const last = spec.script.end === 'budget-exhausted' && commits.length === spec.budget ? (commits.at(-1)?.t ?? Infinity) : Infinity;
-  const seen: number[] = [];
-  return record.classes.slice(0, Math.min(last, record.classes.length)).map((classId, index): ScriptTurn => {
+  const shown = Math.min(last, record.classes.length);
+  const problems = record.classes.slice(0, shown).map((classId, index) => {
     const t = index + 1;
-    const occurrence = (seen[classId] = (seen[classId] ?? 0) + 1);
-    const script = commits.findIndex((c) => c.classId === classId && c.t <= t);
-    const written = commits[script]?.t === t;
-    if (script < 0) return { t, classId, occurrence, action: 'answer', credited: false };
-    return { t, classId, occurrence, action: written ? 'write' : 'run', scriptId: `s${script + 1}`, credited: true, scriptReturned: true };
+    const script = commits.find((c) => c.classId === classId && c.t <= t);
+    return { t, name: script ? `type-${script.classId}` : null, written: script?.t === t };
   });
+  const scripted = problems.filter((p) => p.name !== null);
+  const stopped = shown === last;
+  return {
+    classes: record.classes,
+    budget: spec.budget,
+    shown,
+    calls: problems.reduce((sum, p) => sum + (p.written ? 3 : p.name ? 2 : 1), 0) - (stopped ? 2 : 0),
+    writes: problems.flatMap((p) => (p.written ? [{ t: p.t, name: p.name as string }] : [])),
+    runs: scripted
+      .filter((p) => !(stopped && p.t === last))
+      .map((p) => ({ t: p.t, name: p.name as string, returned: true, correct: true })),
+    submissions: problems
+      .filter((p) => !(stopped && p.t === last))
+      .map((p) => ({ t: p.t, correct: p.name !== null, byHand: p.name === null })),
+    writesRefused: 0,
+    crossClassRunsRefused: 0,
+    forcedAdvances: 0,
+  };
 }
 
 /**
@@ -60,17 +74,17 @@ export function writeSyntheticRun(runDir: string, raw: Record<string, unknown>):
     const policy = policies.get(spec.model) ?? parsePolicyAgent(spec.model.slice('policy/'.length)).policy;
     policies.set(spec.model, policy);
     const record = runSession(classes, { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length }, policy);
-    const turns = spec.rung === 'R3' ? builderTurns(record, spec) : undefined;
-    const scored = turns && scriptSessionMetrics({ classes, rules: record.rules, turns });
+    const loop = spec.rung === 'R3' ? builderRecord(record, spec) : undefined;
+    const scored = loop && loopMetrics(loop);
     const summary: SessionSummary = {
       sessionKey: sessionKey(spec),
       spec,
       streamHash: stream.hash,
-      termination: turns && turns.length < classes.length ? 'budget-exhausted' : 'stream-end',
+      termination: loop && loop.writes.length === spec.budget && spec.script.end === 'budget-exhausted' ? 'budget-exhausted' : 'stream-end',
       mechanicalFailure: false,
-      decisions: turns ? [] : record.decisions,
+      decisions: scored?.decisions ?? record.decisions,
       metrics: scored?.metrics ?? sessionMetrics(record),
-      ...(turns && scored && { script: { turns, metrics: scored.script } }),
+      ...(scored && { script: { metrics: scored.script } }),
       responseModels: [spec.model],
       modelMismatch: false,
       usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, estimated: true },

@@ -2,7 +2,7 @@ import { expandSweep } from '../core/sweep/sweep-config.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { readManifest } from '../activities/run-store/manifest.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
-import { readTranscript, type AttemptRecord, type ReusedReply, type Transcript } from '../activities/run-store/transcript.js';
+import { readTranscript, runKey, type AttemptRecord, type ReusedReply, type Transcript } from '../activities/run-store/transcript.js';
 
 /** One decision turn that needed more than one attempt, lost an attempt, ended unresolved, or reused a recorded reply. */
 export interface AuditedTurn {
@@ -58,7 +58,7 @@ interface TurnDescription {
   readonly reused?: ReusedReply;
 }
 
-/** What turn t decided (R3: what its call did, and how its script ran), whether it was unresolved, and whether its reply was cut off. */
+/** What turn t decided (R3: what model call t did, and how its scripts ran), whether it was unresolved, and whether its reply was cut off. */
 function describeTurn(transcript: Transcript, t: number): TurnDescription {
   const turn = transcript.turns.find((candidate) => candidate.t === t);
   if (turn) {
@@ -72,27 +72,20 @@ function describeTurn(transcript: Transcript, t: number): TurnDescription {
       ...(turn.reused && { reused: turn.reused }),
     };
   }
-  const scriptTurn = transcript.scriptTurns.find((candidate) => candidate.t === t);
-  if (!scriptTurn) return { decision: 'no decision recorded', unresolved: false, cutOff: false };
-  const { action } = scriptTurn;
-  if (action.kind === 'unresolved') {
-    const cutOff = action.failure === 'cut-off';
-    const why = cutOff ? 'cut off' : action.failure;
-    return {
-      decision: `unresolved: ${why}, ${action.detail}`,
-      unresolved: true,
-      cutOff,
-      ...(scriptTurn.reused && { reused: scriptTurn.reused }),
-    };
-  }
-  const run = transcript.executions.get(t);
-  const script = 'scriptId' in action ? ` ${action.scriptId}` : '';
-  const outcome = run ? (run.outcome.ok ? (run.correct ? ': correct' : ': wrong answer') : `: ${run.outcome.kind}`) : '';
+  // R3: t is the session's model call.
+  const step = transcript.steps.find((candidate) => candidate.call === t);
+  if (!step) return { decision: 'no decision recorded', unresolved: false, cutOff: false };
+  const did = step.outcomes.map((outcome, index) => {
+    const run = transcript.executions.get(runKey(step.call, index));
+    const result = run ? (run.outcome.ok ? (run.correct ? ': correct' : ': wrong answer') : `: ${run.outcome.kind}`) : '';
+    return `${outcome.kind}${'name' in outcome ? ` ${outcome.name}` : ''}${result}`;
+  });
+  const submitted = step.submitted ? ` (${step.submitted.correct ? 'correct' : 'wrong'})` : '';
   return {
-    decision: `${action.kind}${script}${outcome}`,
-    unresolved: false,
+    decision: `problem ${step.t}: ${did.join(', ') || (step.advanced === 'forced' ? 'no tool call, problem given up' : 'no tool call')}${submitted}`,
+    unresolved: step.outcomes.length === 0,
     cutOff: false,
-    ...(scriptTurn.reused && { reused: scriptTurn.reused }),
+    ...(step.reused && { reused: step.reused }),
   };
 }
 

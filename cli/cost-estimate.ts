@@ -4,9 +4,10 @@ import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolSpecs } from '../core/rungs/tools.js';
 import { turnMessage } from '../core/rungs/turn-message.js';
-import type { ScriptActionKind } from '../core/scripts/script-ledger.js';
-import { scriptTurnMessage } from '../core/scripts/script-turn-message.js';
-import { nextScriptPoint } from '../core/scripts/script-walk.js';
+import { applyReply, nextLoopEffect, startLoop } from '../core/scripts/agent-loop.js';
+import { problemMessage } from '../core/scripts/loop-messages.js';
+import { loopObservation } from '../core/scripts/loop-observation.js';
+import type { LoopCallHead } from '../core/scripts/read-loop-calls.js';
 import { nextDecisionPoint } from '../core/session/replay.js';
 import type { SessionSetting } from '../core/session/run-session.js';
 import type { Action } from '../core/session/session-state.js';
@@ -36,30 +37,48 @@ export interface SessionEstimate {
 
 type Decide = (o: { occurrence: number; label: number; held: readonly number[] }) => Action;
 
-/** The user messages of a session's turns, for an agent that decides with `decide`. */
-function userMessages(spec: SessionSpec, stream: Stream, setting: SessionSetting, decide: Decide): string[] {
+/** What an R3 call adds to the conversation besides the reply when no user message opens it: a typical tool result. */
+const TYPICAL_TOOL_RESULT = '{"ok":true,"returned":"123456789","tokens_remaining":250000}';
+
+/**
+ * What opens each model call of a session, for an agent that decides with
+ * `decide`: the turn messages, or at R3 the loop's calls played by the core's
+ * own rules (write where the agent commits, run, submit; run and submit on a
+ * class with a script; otherwise submit at once).
+ */
+function callOpenings(spec: SessionSpec, stream: Stream, setting: SessionSetting, decide: Decide): string[] {
   const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
   const itemAt = (t: number) => stream.items[t - 1] as (typeof stream.items)[number];
-  const messages: string[] = [];
+  const openings: string[] = [];
   if (spec.rung === 'R3') {
-    // Every item is a turn: run a held class's script, write where the agent commits, else answer.
-    const played: ScriptActionKind[] = [];
-    for (let point = nextScriptPoint(classes, setting, played); point; point = nextScriptPoint(classes, setting, played)) {
-      messages.push(scriptTurnMessage(point, itemAt(point.t)));
-      const o = point.observation;
-      const action = o.held.includes(o.label) ? 'run' : o.remaining > 0 && decide(o) === 'commit' ? 'write' : 'answer';
-      played.push(action);
-      if (action === 'write' && o.remaining === 1 && spec.script.end === 'budget-exhausted') break;
+    const rules = { classes, budget: spec.budget, end: spec.script.end };
+    let state = startLoop();
+    let last: LoopCallHead['tool'] | null = null;
+    for (let effect = nextLoopEffect(state, rules); effect.kind === 'ask'; effect = nextLoopEffect(state, rules)) {
+      openings.push(state.prompt === 'problem' ? problemMessage(state.t, classes.length, itemAt(state.t)) : TYPICAL_TOOL_RESULT);
+      const o = loopObservation(classes, state, setting);
+      const name = `type-${o.label}`;
+      const head: LoopCallHead =
+        last === 'run_script'
+          ? { tool: 'submit_answer' }
+          : last === 'write_script' || o.held.includes(o.label)
+            ? { tool: 'run_script', name }
+            : o.remaining > 0 && decide(o) === 'commit'
+              ? { tool: 'write_script', name }
+              : { tool: 'submit_answer' };
+      const step = applyReply(state, rules, [head]);
+      last = step.advanced ? null : head.tool;
+      state = step.state;
     }
-    return messages;
+    return openings;
   }
   const framing = framingOf(spec);
   const decided: { action: Action }[] = [];
   for (let point = nextDecisionPoint(classes, setting, decided); point; point = nextDecisionPoint(classes, setting, decided)) {
-    messages.push(turnMessage(framing, point, itemAt(point.t)));
+    openings.push(turnMessage(framing, point, itemAt(point.t)));
     decided.push({ action: decide(point.observation) });
   }
-  return messages;
+  return openings;
 }
 
 /**
@@ -74,7 +93,7 @@ function estimateSession(spec: SessionSpec, stream: Stream, decide: Decide, outp
   let conversationChars = systemPrompt(framingOf(spec)).length + JSON.stringify(toolSpecs(framingOf(spec))).length;
   let previousInput = 0;
   const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
-  for (const user of userMessages(spec, stream, setting, decide)) {
+  for (const user of callOpenings(spec, stream, setting, decide)) {
     conversationChars += user.length;
     const input = Math.ceil(conversationChars / CHARS_PER_TOKEN);
     total.inputTokens += input;

@@ -1,6 +1,6 @@
 import type { ModelReply, ToolCall } from '../core/chat/messages.js';
 import type { SessionMetrics } from '../core/metrics/session-metrics.js';
-import type { ScriptMetrics } from '../core/scripts/script-metrics.js';
+import type { ScriptMetrics } from '../core/scripts/loop-metrics.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
 import type { Stream } from '../core/stream/stream.js';
 import type { Usage } from '../activities/providers/provider.js';

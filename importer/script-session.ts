@@ -1,6 +1,4 @@
-import { sessionMetrics } from '../core/metrics/session-metrics.js';
-import { buildReplay } from '../core/scripts/build-replay.js';
-import type { ScriptMetrics } from '../core/scripts/script-metrics.js';
+import { loopMetrics } from '../core/scripts/loop-metrics.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import { InputError } from '../core/errors.js';
 import type { Usage } from '../activities/providers/provider.js';
@@ -41,10 +39,8 @@ function terminationOf(session: PaperScriptSession): Termination {
 
 /**
  * Reads one seed of an R3 arm (the paper's sessions.jsonl line) into our
- * records. Commitments are the first authoring event on each hidden class,
- * replayed through the whole stream (core/scripts/build-replay.ts); the
- * script diagnostics come from the stored per-problem records, each answer
- * and script return checked against the stored stream's gold.
+ * records, scored by the same function as our own sessions (loopMetrics):
+ * each answer and script return checked against the stored stream's gold.
  */
 export function importScriptSession(session: PaperScriptSession, stream: Stream, context: ScriptSessionContext): ImportedSession {
   const { path } = context;
@@ -55,67 +51,38 @@ export function importScriptSession(session: PaperScriptSession, stream: Stream,
       throw new InputError(`${path}: record for item ${record.item_idx} is outside the ${classes.length}-item stream`);
   }
   // Authoring events by problem; arms older than `scripts_authored` name a script where it first ran.
-  const authoredAt: number[] = [];
   const firstRun = new Set<string>();
-  const authoredScripts: { t: number; name: string }[] = [];
+  const writes: { t: number; name: string }[] = [];
   for (const record of session.records) {
     const names = record.scripts_authored ?? (record.scripts_run ?? []).filter((name) => !firstRun.has(name));
     for (const name of record.scripts_run ?? []) firstRun.add(name);
-    for (const name of names) authoredScripts.push({ t: record.item_idx + 1, name });
-    if (names.length > 0) authoredAt.push(record.item_idx + 1);
+    for (const name of names) writes.push({ t: record.item_idx + 1, name });
   }
-  let replayed;
+  let scored;
   try {
-    replayed = buildReplay(classes, session.budget, authoredAt);
+    scored = loopMetrics({
+      classes,
+      budget: session.budget,
+      shown: Math.max(0, ...session.turn_usages.map((u) => (u.problem ?? 0) + 1)),
+      calls: session.turn_usages.length,
+      writes,
+      runs: session.records.flatMap((record) =>
+        (record.runs ?? []).map((run) => {
+          const returned = run.ret !== null && run.ret !== undefined;
+          return { t: record.item_idx + 1, name: run.script, returned, correct: returned && isGold(run.ret, gold(record.item_idx)) };
+        }),
+      ),
+      submissions: session.records
+        .filter((r) => r.submitted)
+        .map((r) => ({ t: r.item_idx + 1, correct: isGold(r.answer, gold(r.item_idx)), byHand: !r.used_script })),
+      writesRefused: session.n_refused_tool_calls ?? 0,
+      crossClassRunsRefused: session.n_cross_class_run_refused ?? 0,
+      forcedAdvances: session.n_forced_advances ?? 0,
+    });
   } catch (error) {
     throw new InputError(`${path}: ${(error as Error).message}`);
   }
-  const replayMetrics = sessionMetrics(replayed);
-  const submittedCorrect = session.records.filter((r) => r.submitted && isGold(r.answer, gold(r.item_idx)));
-  // R3 is not scored (§3.4): its utility is the diagnostic "items answered correctly".
-  const metrics = {
-    ...replayMetrics,
-    utility: submittedCorrect.length,
-    net: submittedCorrect.length,
-    regret: replayMetrics.optimum - submittedCorrect.length,
-  };
-
-  const authoredOn = new Map(authoredScripts.map(({ t, name }) => [name, t]));
-  const runs = session.records.flatMap((record) => (record.runs ?? []).map((run) => ({ record, run })));
-  const returned = runs.filter(({ run }) => run.ret !== null && run.ret !== undefined);
-  const correctRuns = returned.filter(({ record, run }) => isGold(run.ret, gold(record.item_idx)));
-  const seenOccurrence = new Map<number, number>();
-  const occurrenceAt = classes.map((classId) => {
-    const occurrence = (seenOccurrence.get(classId) ?? 0) + 1;
-    seenOccurrence.set(classId, occurrence);
-    return occurrence;
-  });
-  const raw = session.records.filter((r) => r.submitted && !r.used_script);
-  const rawCorrect = raw.filter((r) => isGold(r.answer, gold(r.item_idx))).length;
-  const distinct = replayMetrics.commitments;
-  const script: ScriptMetrics = {
-    playedTurns: Math.max(0, ...session.turn_usages.map((u) => (u.problem ?? 0) + 1)),
-    builds: authoredScripts.length,
-    firstSightBuilds: authoredScripts.filter(({ t }) => occurrenceAt[t - 1] === 1).length,
-    distinctClassesBuilt: distinct,
-    rebuilds: authoredScripts.length - distinct,
-    writesRefused: session.n_refused_tool_calls ?? 0,
-    reuseRuns: runs.filter(({ record, run }) => authoredOn.get(run.script) !== record.item_idx + 1).length,
-    crossClassRunsRefused: session.n_cross_class_run_refused ?? 0,
-    scriptRuns: runs.length,
-    scriptReturns: returned.length,
-    scriptCorrect: correctRuns.length,
-    scriptSuccessRate: runs.length > 0 ? correctRuns.length / runs.length : null,
-    buildsCorrect: authoredScripts.filter(({ t, name }) =>
-      correctRuns.some(({ record, run }) => record.item_idx + 1 === t && run.script === name),
-    ).length,
-    rawAnswers: raw.length,
-    rawCorrect,
-    rawAccuracy: raw.length > 0 ? rawCorrect / raw.length : null,
-    creditedByScript: submittedCorrect.length - rawCorrect,
-    creditedByAnswer: rawCorrect,
-    zeroBuild: authoredScripts.length === 0,
-  };
+  const { metrics, script } = scored;
 
   const usages = session.turn_usages.map((usage) => usageOf(usage, context.anthropic));
   const records: ImportedRecord[] = [];
@@ -142,8 +109,8 @@ export function importScriptSession(session: PaperScriptSession, stream: Stream,
   }
 
   const differences: SummaryDifference[] = [
-    { field: 'n_correct', stored: session.n_correct, ours: submittedCorrect.length },
-    { field: 'n_scripts_written', stored: session.n_scripts_written, ours: authoredScripts.length },
+    { field: 'n_correct', stored: session.n_correct, ours: script.answeredCorrectly },
+    { field: 'n_scripts_written', stored: session.n_scripts_written, ours: script.builds },
   ]
     .filter((d) => d.stored !== d.ours)
     .map((d) => ({ seed: context.seed, ...d }));
@@ -153,7 +120,7 @@ export function importScriptSession(session: PaperScriptSession, stream: Stream,
     stream,
     modelKey: session.model_key,
     termination: terminationOf(session),
-    decisions: replayed.decisions,
+    decisions: scored.decisions,
     metrics,
     script,
     transcript: records,

@@ -65,7 +65,7 @@ function sessionFiles(
     mechanicalFailure: false,
     decisions: session.decisions,
     metrics: session.metrics,
-    ...(session.script && { script: { turns: [], metrics: session.script } }),
+    ...(session.script && { script: { metrics: session.script } }),
     responseModels: session.responseModels,
     modelMismatch: false,
     usage: session.usage,

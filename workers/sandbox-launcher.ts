@@ -26,7 +26,7 @@ const STOP_GRACE_MS = 10_000;
  * Starts the sandbox worker process (compiled, from dist/) and keeps it
  * running: if it dies under a script (killed, out of memory), it is started
  * again and the activity's retry runs the script again on the fresh process
- * (executeScript bounds how often). The IPC channel ends it if this process dies.
+ * (runScript bounds how often). The IPC channel ends it if this process dies.
  */
 export function startSandboxProcess(options: SandboxProcessOptions): SandboxProcess {
   const entry = join(projectRoot(), 'dist', 'workers', 'sandbox-process.js');

@@ -2,6 +2,7 @@ import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workfl
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { decodeActions, decodeClasses, encodeActions } from '../core/session/compact-codes.js';
 import { nextDecisionPoint } from '../core/session/replay.js';
+import type { LoopState } from '../core/scripts/agent-loop.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { ModelActivities } from '../activities/model-activities.js';
 import type { StoreActivities } from '../activities/store-activities.js';
@@ -17,8 +18,10 @@ export interface SessionInput {
   readonly heartbeatSeconds: number;
   /** Carried over a continue-as-new: the class sequence, one character per item. */
   readonly classes?: string;
-  /** Carried over a continue-as-new: the decisions so far (R3: the turns played), one character each. */
+  /** Carried over a continue-as-new: the decisions so far, one character each. */
   readonly actions?: string;
+  /** R3, carried over a continue-as-new: the agent loop's state. */
+  readonly loop?: LoopState;
 }
 
 /**

@@ -59,6 +59,9 @@ export function anthropicMessages(messages: readonly ChatMessage[]): Turn[] {
       turns.push({ role: 'user', content: [...pendingResults, { type: 'text', text: message.content }] });
       pendingResults = [];
     } else {
+      // R3 calls follow tool results directly: they form a user turn of their own.
+      if (pendingResults.length > 0) turns.push({ role: 'user', content: pendingResults });
+      pendingResults = [];
       const content: Block[] = [
         // The API refuses an empty turn; an empty reply is kept as a visible placeholder.
         ...(message.content || message.toolCalls.length === 0 ? [{ type: 'text' as const, text: message.content || '(empty reply)' }] : []),
@@ -72,6 +75,7 @@ export function anthropicMessages(messages: readonly ChatMessage[]): Turn[] {
       turns.push({ role: 'assistant', content });
     }
   }
+  if (pendingResults.length > 0) turns.push({ role: 'user', content: pendingResults });
   const last = turns.at(-1)?.content;
   if (Array.isArray(last)) {
     const block = last.at(-1);

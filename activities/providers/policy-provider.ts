@@ -19,10 +19,13 @@ import { builderReply, type BuilderFaults } from './reference-builder.js';
  *   permanent=<t>[,...]           turn t fails with a permanent provider error
  *   reply=<t>:<failure>[,...]     turn t gets a reply that is a model-level failure ('cut-off':
  *                                 a reply without a decision that stops at the output limit)
- * At R3 the agent is the reference builder (reference-builder.ts), with its own faults:
- *   hand=<t>[,...]                answer turn t directly and correctly
- *   cross=<t>[,...]               run another class's script at turn t (refused)
- *   broken=<t>[,...]              write a script that throws, if writing at turn t
+ * At R3 the agent is the reference builder (reference-builder.ts), with its own faults by problem t:
+ *   hand=<t>[,...]                submit a correct answer worked out by hand
+ *   cross=<t>[,...]               first run another class's script (refused)
+ *   broken=<t>[,...]              write a script that throws, if writing
+ *   silent=<t>x<n>[,...]          first reply n times without a tool call (n = 2 gives the problem up)
+ *   overwrite=<t>[,...]           write with no writes left (refused)
+ *   wrong=<t>[,...]               submit a wrong answer
  */
 
 type ReplyFailure = Exclude<DecisionFailure, 'truncated'>;
@@ -67,15 +70,16 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
   const [name = '', query = ''] = id.split('?', 2);
   const params = new URLSearchParams(query);
   const transportFailures = new Map<number, number>();
+  const silent = new Map<number, number>();
   const replyFailures = new Map<number, ReplyFailure>();
   for (const [key, value] of params) {
-    if (!['delay', 'cost', 'transport', 'permanent', 'reply', 'hand', 'cross', 'broken'].includes(key))
+    if (!['delay', 'cost', 'transport', 'permanent', 'reply', 'hand', 'cross', 'broken', 'silent', 'overwrite', 'wrong'].includes(key))
       throw new InputError(`policy agent: unknown option '${key}'`);
-    if (key === 'transport') {
+    if (key === 'transport' || key === 'silent') {
       for (const part of value.split(',')) {
         const match = /^(\d+)x(\d+)$/.exec(part);
-        if (!match) throw new InputError(`policy agent transport: '${part}' is not <turn>x<count>`);
-        transportFailures.set(Number(match[1]), Number(match[2]));
+        if (!match) throw new InputError(`policy agent ${key}: '${part}' is not <turn>x<count>`);
+        (key === 'transport' ? transportFailures : silent).set(Number(match[1]), Number(match[2]));
       }
     }
     if (key === 'reply') {
@@ -101,7 +105,14 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
     transportFailures,
     permanentFailures: turns('permanent'),
     replyFailures,
-    builder: { hand: turns('hand'), cross: turns('cross'), broken: turns('broken') },
+    builder: {
+      hand: turns('hand'),
+      cross: turns('cross'),
+      broken: turns('broken'),
+      silent,
+      overBudget: turns('overwrite'),
+      wrong: turns('wrong'),
+    },
   };
 }
 
@@ -149,7 +160,7 @@ export function policyAgentLimitation(model: string, announceN: boolean): string
 
 /**
  * Chaos hook: with `ALLOCBENCH_SERVED_LOG=<file>`, every reply the agent
- * serves is logged there (session, turn, attempt) the moment it is served,
+ * serves is logged there (session, turn, call, attempt) the moment it is served,
  * outside the run store, so bench/chaos.ts can count calls paid twice.
  */
 export const SERVED_LOG_VARIABLE = 'ALLOCBENCH_SERVED_LOG';
@@ -180,7 +191,8 @@ export function policyProvider(model: string): Provider {
           : replyFor(request, spec.policy.decide(o), rationale);
       const prompt = request.system + request.messages.map((m) => m.content).join('');
       const servedLog = process.env[SERVED_LOG_VARIABLE];
-      if (servedLog) appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.attempt}\n`);
+      // The conversation's length tells a session's calls apart (an R3 problem has many), the attempt its retries.
+      if (servedLog) appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.messages.length}\t${request.attempt}\n`);
       return {
         ...reply,
         usage: {

@@ -1,6 +1,5 @@
 import type { ChatMessage, ModelReply, StopReason, ToolSpec } from '../../core/chat/messages.js';
 import type { Inputs } from '../../core/families/family.js';
-import type { KnownScript } from '../../core/scripts/script-walk.js';
 import type { Observation } from '../../core/session/observation.js';
 
 /** Tokens one call used, as the provider reports them (or estimates, for policy agents). */
@@ -37,8 +36,7 @@ export interface GenerateRequest {
    * providers ignore it; reference-policy agents decide from it.
    */
   readonly observation: Observation;
-  /** R3: the scripts written so far and the problem's inputs, both shown in the prompt. */
-  readonly scripts?: readonly KnownScript[];
+  /** R3: the current problem's named values, shown in its message. */
   readonly inputs?: Inputs;
   readonly signal?: AbortSignal;
 }

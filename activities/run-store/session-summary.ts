@@ -1,6 +1,5 @@
 import type { SessionMetrics } from '../../core/metrics/session-metrics.js';
-import type { ScriptMetrics } from '../../core/scripts/script-metrics.js';
-import type { ScriptTurn } from '../../core/scripts/script-turn.js';
+import type { ScriptMetrics } from '../../core/scripts/loop-metrics.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import type { Termination } from './transcript.js';
@@ -12,12 +11,12 @@ export interface SessionSummary {
   readonly streamHash: string;
   readonly termination: Termination;
   readonly mechanicalFailure: boolean;
-  /** Every decision turn of the stream; turns never reached are 'truncated'. Empty at R3. */
+  /** Every decision turn of the stream; turns never reached are 'truncated'. At R3 the builds replayed through the stream. */
   readonly decisions: readonly DecisionRecord[];
   /** At R3, builds are the commitments (paper F.5). */
   readonly metrics: SessionMetrics;
-  /** R3 only: the turns played and R3's own diagnostics. */
-  readonly script?: { readonly turns: readonly ScriptTurn[]; readonly metrics: ScriptMetrics };
+  /** R3 only: R3's own diagnostics. */
+  readonly script?: { readonly metrics: ScriptMetrics };
   /** Model identities the responses reported. */
   readonly responseModels: readonly string[];
   /** True when some response reported a model other than the one requested. */

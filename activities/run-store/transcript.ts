@@ -1,6 +1,6 @@
 import type { ModelReply, StopReason, ToolCall, ToolSpec } from '../../core/chat/messages.js';
 import type { ToolResult } from '../../core/rungs/tool-results.js';
-import type { ScriptAction } from '../../core/scripts/script-ledger.js';
+import type { LoopOutcome } from '../../core/scripts/agent-loop.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import type { Usage } from '../providers/provider.js';
@@ -37,6 +37,7 @@ export interface SessionStartRecord {
 export interface AttemptRecord {
   readonly type: 'attempt';
   readonly at: string;
+  /** The decision turn; at R3 the session's model call (a problem takes many). */
   readonly t: number;
   /** Provider calls for this turn so far, this one included, 1-based. */
   readonly attempt: number;
@@ -100,18 +101,32 @@ export interface TurnRecord {
   readonly reused?: ReusedReply;
 }
 
-/** A completed R3 turn: the reply and what it did. A script's run on the item is recorded separately. */
-export interface ScriptTurnRecord {
-  readonly type: 'script-turn';
+/**
+ * One model call of an R3 session (HARNESS.md, R3: many calls per problem)
+ * and what each of its tool calls did. The conversation is rebuilt from these
+ * and the script runs; attempts are keyed by the call index.
+ */
+export interface LoopStepRecord {
+  readonly type: 'loop-step';
   readonly at: string;
+  /** The session's model call, 1-based. */
+  readonly call: number;
+  /** The problem it was made on, 1-based. */
   readonly t: number;
   readonly classId: number;
   readonly occurrence: number;
-  readonly user: string;
+  /** The user message that opened this call (the problem, or a format reminder); absent when only tool results preceded it. */
+  readonly user?: string;
   readonly reply: ModelReply;
-  readonly action: ScriptAction;
-  /** For a raw answer: whether it was the gold answer. */
-  readonly answerCorrect?: boolean;
+  /** One per tool call of the reply, in order. */
+  readonly outcomes: readonly LoopOutcome[];
+  /** The problem ended with this reply. */
+  readonly advanced: 'submitted' | 'forced' | null;
+  /** The submitted answer, exactly as given, and whether it is the gold answer. */
+  readonly submitted?: { readonly value: string; readonly correct: boolean };
+  /** The cap less every token counted so far, this call included; null without a cap. */
+  readonly tokensRemaining: number | null;
+  readonly writesLeft: number;
   readonly usage: Usage;
   readonly responseModel: string;
   /** The reply came from the record of an earlier activity attempt, not from a new call. */
@@ -122,19 +137,27 @@ export interface ScriptTurnRecord {
 export interface ExecutionStartRecord {
   readonly type: 'execution-start';
   readonly at: string;
-  readonly t: number;
+  readonly call: number;
+  /** The run_script call's position in the reply. */
+  readonly index: number;
 }
 
-/** A script's run on turn t's item (the write's test run, or a reuse run). */
+/** A script's run for one run_script call, on the inputs the model passed. */
 export interface ExecutionRecord {
   readonly type: 'execution';
   readonly at: string;
+  readonly call: number;
+  readonly index: number;
+  /** The problem it ran on. */
   readonly t: number;
-  readonly scriptId: string;
+  readonly name: string;
   readonly outcome: ExecutionOutcome;
-  /** The script returned the gold answer: the item is credited. */
+  /** The script returned the gold answer of problem t. */
   readonly correct: boolean;
 }
+
+/** The key of a run_script call: its model call and its position in the reply. */
+export const runKey = (call: number, index: number) => `${call}:${index}`;
 
 /** The sandbox's outcome, or the loss of the sandbox worker while the script ran. */
 export type ExecutionOutcome =
@@ -170,7 +193,7 @@ export type TranscriptRecord =
   | SessionStartRecord
   | AttemptRecord
   | TurnRecord
-  | ScriptTurnRecord
+  | LoopStepRecord
   | ExecutionStartRecord
   | ExecutionRecord
   | ResumeRecord
@@ -183,17 +206,15 @@ export interface Transcript {
   readonly start?: SessionStartRecord;
   /** Completed turns in order, one per turn (a duplicate line, from a crashed writer, is ignored). */
   readonly turns: readonly TurnRecord[];
-  /** R3: completed turns in order, one per turn. */
-  readonly scriptTurns: readonly ScriptTurnRecord[];
-  /** R3: script runs by turn. */
-  readonly executions: ReadonlyMap<number, ExecutionRecord>;
-  /** R3: turns whose script run started. */
-  readonly executionsStarted: ReadonlySet<number>;
+  /** R3: model calls in order, one per call. */
+  readonly steps: readonly LoopStepRecord[];
+  /** R3: script runs by runKey. */
+  readonly executions: ReadonlyMap<string, ExecutionRecord>;
   /** Tokens counted against the session cap over every attempt: uncached input plus output (countedTokens). */
   readonly tokensUsed: number;
   /** USD spent over every attempt whose cost is known. */
   readonly costUsd: number;
-  /** Attempts at turn t since the last replacement run. */
+  /** Attempts at turn t (R3: at model call t) since the last replacement run. */
   attemptsSinceResume(t: number): AttemptRecord[];
   /** The last record, if it is an end record. */
   readonly ended?: Termination;
@@ -211,17 +232,16 @@ export function countedTokens(usage: Usage): number {
 export async function readTranscript(path: string): Promise<Transcript> {
   const records = await readJsonLines<TranscriptRecord>(path);
   const turns = new Map<number, TurnRecord>();
-  const scriptTurns = new Map<number, ScriptTurnRecord>();
-  const executions = new Map<number, ExecutionRecord>();
-  const executionsStarted = new Set<number>();
+  const steps = new Map<number, LoopStepRecord>();
+  const executions = new Map<string, ExecutionRecord>();
   let tokensUsed = 0;
   let costUsd = 0;
   let lastResume = -1;
   records.forEach((record, index) => {
     if (record.type === 'turn' && !turns.has(record.t)) turns.set(record.t, record);
-    if (record.type === 'script-turn' && !scriptTurns.has(record.t)) scriptTurns.set(record.t, record);
-    if (record.type === 'execution' && !executions.has(record.t)) executions.set(record.t, record);
-    if (record.type === 'execution-start') executionsStarted.add(record.t);
+    if (record.type === 'loop-step' && !steps.has(record.call)) steps.set(record.call, record);
+    if (record.type === 'execution' && !executions.has(runKey(record.call, record.index)))
+      executions.set(runKey(record.call, record.index), record);
     if (record.type === 'attempt') {
       tokensUsed += countedTokens(record.usage);
       costUsd += record.costUsd ?? 0;
@@ -233,9 +253,8 @@ export async function readTranscript(path: string): Promise<Transcript> {
     records,
     start: records.find((r): r is SessionStartRecord => r.type === 'session'),
     turns: [...turns.values()].sort((a, b) => a.t - b.t),
-    scriptTurns: [...scriptTurns.values()].sort((a, b) => a.t - b.t),
+    steps: [...steps.values()].sort((a, b) => a.call - b.call),
     executions,
-    executionsStarted,
     tokensUsed,
     costUsd,
     attemptsSinceResume: (t) => records.slice(lastResume + 1).filter((r): r is AttemptRecord => r.type === 'attempt' && r.t === t),

@@ -18,12 +18,16 @@ function describe(record: TranscriptRecord): string {
           ? `<p>Decision: <b>${record.decision.action}</b></p>`
           : `<p class="failure">Unresolved: ${escapeHtml(record.decision.failure ?? '')} ${escapeHtml(record.detail ?? '')}</p>`
       }</div>`;
-    case 'script-turn':
-      return `<div class="turn">${exchange(record.t, record.user, record.reply)}<p>Action: <b>${escapeHtml(record.action.kind)}</b>${'scriptId' in record.action ? ` ${escapeHtml(record.action.scriptId)}` : ''}${
-        record.answerCorrect === undefined ? '' : record.answerCorrect ? ' (correct)' : ' (wrong)'
+    case 'loop-step':
+      return `<div class="turn">${exchange(record.call, record.user ?? '(tool results only)', record.reply).replace('<h3>Turn', '<h3>Call')}<p>Problem ${record.t}: ${record.outcomes
+        .map((outcome) => escapeHtml(`${outcome.kind}${'name' in outcome ? ` ${outcome.name}` : ''}`))
+        .join(
+          ', ',
+        )}${record.submitted ? ` — submitted ${escapeHtml(record.submitted.value)} (${record.submitted.correct ? 'correct' : 'wrong'})` : ''}${
+        record.advanced === 'forced' ? ' — given up after two replies without a tool call' : ''
       }</p></div>`;
     case 'execution':
-      return `<p class="tool">Script ${escapeHtml(record.scriptId)} on turn ${record.t}: ${
+      return `<p class="tool">Script ${escapeHtml(record.name)} on problem ${record.t}: ${
         record.outcome.ok
           ? `returned ${escapeHtml(JSON.stringify(record.outcome.value))}`
           : `${escapeHtml(record.outcome.kind)}: ${escapeHtml(record.outcome.error)}`

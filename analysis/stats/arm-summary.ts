@@ -1,7 +1,7 @@
 import { poolMetrics, type KeepRate } from '../../core/metrics/pooled-metrics.js';
 import type { Rung } from '../../core/rungs/rung.js';
 import { poolScriptMetrics, type PooledScriptMetrics } from '../../core/scripts/pooled-script-metrics.js';
-import type { ScriptMetrics } from '../../core/scripts/script-metrics.js';
+import type { ScriptMetrics } from '../../core/scripts/loop-metrics.js';
 import { seedValues } from './ratio-estimands.js';
 import { sortedBySeed, type SeedSession } from './seed-session.js';
 

@@ -1,5 +1,5 @@
 import type { SessionMetrics } from '../../core/metrics/session-metrics.js';
-import type { ScriptMetrics } from '../../core/scripts/script-metrics.js';
+import type { ScriptMetrics } from '../../core/scripts/loop-metrics.js';
 
 /** One seed's session in an arm (one cell: model, rung, B, K), scored by core/metrics. */
 export interface SeedSession {

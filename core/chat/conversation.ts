@@ -1,8 +1,9 @@
 import type { ChatMessage, ModelReply } from './messages.js';
 
-/** One completed decision turn as the conversation remembers it. */
+/** One completed decision turn (R3: one model call) as the conversation remembers it. */
 export interface Exchange {
-  readonly user: string;
+  /** Absent at an R3 call that only tool results preceded. */
+  readonly user?: string;
   readonly reply: ModelReply;
   readonly toolResults: readonly { readonly toolCallId: string; readonly content: string }[];
 }
@@ -12,13 +13,13 @@ export interface Exchange {
  * the new user message. Each turn's request extends the previous one, so a
  * provider's prompt cache can reuse it.
  */
-export function conversation(exchanges: readonly Exchange[], nextUser: string): ChatMessage[] {
+export function conversation(exchanges: readonly Exchange[], nextUser: string | undefined): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const exchange of exchanges) {
-    messages.push({ role: 'user', content: exchange.user });
+    if (exchange.user !== undefined) messages.push({ role: 'user', content: exchange.user });
     messages.push({ role: 'assistant', content: exchange.reply.text, toolCalls: exchange.reply.toolCalls });
     for (const result of exchange.toolResults) messages.push({ role: 'tool', ...result });
   }
-  messages.push({ role: 'user', content: nextUser });
+  if (nextUser !== undefined) messages.push({ role: 'user', content: nextUser });
   return messages;
 }

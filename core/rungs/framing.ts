@@ -18,4 +18,6 @@ export interface Framing {
   readonly announceN: boolean;
   /** Urn vocabulary (R0 and the probe). */
   readonly reskin: Reskin;
+  /** The session token cap, which R3's prompt states; null (or absent) for none. */
+  readonly tokenCap?: number | null;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../chat/messages.js';
 import type { Action } from '../session/session-state.js';
-import { scriptToolSpecs } from '../scripts/script-tools.js';
+import { loopToolSpecs } from '../scripts/loop-tools.js';
 import type { Framing } from './framing.js';
 import type { DecisionRung } from './rung.js';
 import { VOCABULARIES, type Vocabulary } from './vocabulary.js';
@@ -79,9 +79,9 @@ export function decisionTools(rung: DecisionRung): readonly DecisionTool[] {
   return rung === 'R0' ? [] : DECISION_TOOLS[rung];
 }
 
-/** The tools offered to the model (none at R0, which answers in text; R3 has its script tools). */
+/** The tools offered to the model (none at R0, which answers in text; R3 has its five loop tools). */
 export function toolSpecs(framing: Pick<Framing, 'rung' | 'reskin'>): ToolSpec[] {
-  if (framing.rung === 'R3') return scriptToolSpecs();
+  if (framing.rung === 'R3') return loopToolSpecs();
   const vocabulary = VOCABULARIES[framing.reskin];
   return decisionTools(framing.rung).map((tool) => ({
     name: tool.name,

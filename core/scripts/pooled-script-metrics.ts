@@ -1,4 +1,4 @@
-import type { ScriptMetrics } from './script-metrics.js';
+import type { ScriptMetrics } from './loop-metrics.js';
 
 /** R3's diagnostics pooled over sessions; rates are re-pooled (sums over sums), null when undefined. */
 export interface PooledScriptMetrics {
@@ -14,6 +14,10 @@ export interface PooledScriptMetrics {
   readonly rawAnswers: number;
   readonly rawAccuracy: number | null;
   readonly zeroBuildSessions: number;
+  readonly writesRefused: number;
+  readonly forcedAdvances: number;
+  /** Model calls per problem shown, re-pooled. */
+  readonly callsPerProblem: number | null;
 }
 
 const sum = (sessions: readonly ScriptMetrics[], pick: (m: ScriptMetrics) => number) => sessions.reduce((total, m) => total + pick(m), 0);
@@ -43,5 +47,11 @@ export function poolScriptMetrics(sessions: readonly ScriptMetrics[]): PooledScr
       rawAnswers,
     ),
     zeroBuildSessions: sessions.filter((m) => m.zeroBuild).length,
+    writesRefused: sum(sessions, (m) => m.writesRefused),
+    forcedAdvances: sum(sessions, (m) => m.forcedAdvances),
+    callsPerProblem: ratio(
+      sum(sessions, (m) => m.modelCalls),
+      sum(sessions, (m) => m.playedTurns),
+    ),
   };
 }

@@ -88,5 +88,6 @@ export function framingOf(spec: SessionSpec): Framing {
     classCount: FAMILY_NAMES.length,
     announceN: spec.announceN,
     reskin: isUrnRung(spec.rung) ? (spec.reskin ?? 'ball') : 'ball',
+    tokenCap: spec.tokenCap,
   };
 }

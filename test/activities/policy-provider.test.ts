@@ -7,8 +7,10 @@ import type { GenerateRequest } from '../../activities/providers/provider.js';
 import { createProvider } from '../../activities/providers/registry.js';
 import type { Rung } from '../../core/rungs/rung.js';
 import { getFamily } from '../../core/families/registry.js';
-import { parseScriptCall } from '../../core/scripts/parse-script-call.js';
+import { readLoopCalls } from '../../core/scripts/read-loop-calls.js';
+import type { ChatMessage } from '../../core/chat/messages.js';
 import { REFERENCE_SCRIPTS } from '../../activities/providers/reference-scripts.js';
+import { DECLINED_ANSWER } from '../../activities/providers/reference-builder.js';
 
 const observation = (turn: number, occurrence: number): Observation => ({
   turn,
@@ -49,27 +51,42 @@ describe('policy agents', () => {
     expect(first.usageEstimated).toBe(true);
   });
 
-  it("build at R3: write the family's script where the policy commits, run it on its class, else decline", async () => {
+  it("build at R3: write the family's script where the policy commits, run it on its class and submit what it returned, else decline", async () => {
     const agent = policyProvider('policy/commit-at-2?hand=7&cross=8');
     const lcg = { SEED: 141, A: 2300, B: 700, M: 91700, K: 9 };
-    const r3 = (o: Observation, scripts: { id: string; label: number; t: number }[]) => ({ ...request('R3', o), inputs: lcg, scripts });
-    const call = async (o: Observation, scripts: { id: string; label: number; t: number }[] = []) =>
-      parseScriptCall(await agent.generate(r3(o, scripts)));
-    expect(await call(observation(1, 1))).toEqual({ resolved: true, call: { tool: 'answer', answer: 'pass' } });
-    expect(await call(observation(4, 2))).toEqual({ resolved: true, call: { tool: 'write_script', code: REFERENCE_SCRIPTS.lcg } });
-    expect(await call({ ...observation(5, 3), held: [0] }, [{ id: 's1', label: 0, t: 4 }])).toEqual({
-      resolved: true,
-      call: { tool: 'run_script', scriptId: 's1' },
-    });
-    expect(await call({ ...observation(6, 2), remaining: 0 })).toEqual({ resolved: true, call: { tool: 'answer', answer: 'pass' } });
-    expect(await call(observation(7, 1))).toEqual({
-      resolved: true,
-      call: { tool: 'answer', answer: getFamily('lcg').solve(lcg).toString() },
-    });
-    expect(await call(observation(8, 1), [{ id: 's1', label: 3, t: 2 }])).toEqual({
-      resolved: true,
-      call: { tool: 'run_script', scriptId: 's1' },
-    });
+    const gold = getFamily('lcg').solve(lcg).toString();
+    const problem: ChatMessage = { role: 'user', content: 'Problem 4 of 60:\n...' };
+    /** The agent's next call on a problem, after the exchanges it already had on it. */
+    const call = async (o: Observation, since: ChatMessage[] = []) =>
+      readLoopCalls(await agent.generate({ ...request('R3', o), messages: [problem, ...since], inputs: lcg }));
+    /** One exchange: the agent's call and the harness's result. */
+    const exchange = (id: string, name: string, args: unknown, result: unknown): ChatMessage[] => [
+      { role: 'assistant', content: '', toolCalls: [{ id, name, arguments: JSON.stringify(args) }] },
+      { role: 'tool', toolCallId: id, content: JSON.stringify({ ...(result as object), tokens_remaining: 1000 }) },
+    ];
+    expect(await call(observation(1, 1))).toEqual([{ tool: 'submit_answer', value: DECLINED_ANSWER }]);
+    // Where the policy commits: write, run the written script on the problem's inputs, submit what it returned.
+    expect(await call(observation(4, 2))).toEqual([{ tool: 'write_script', name: 'type-0', code: REFERENCE_SCRIPTS.lcg }]);
+    const written = exchange('w', 'write_script', { name: 'type-0', code: REFERENCE_SCRIPTS.lcg }, { ok: true });
+    expect(await call({ ...observation(4, 2), remaining: 2, held: [0] }, written)).toEqual([
+      { tool: 'run_script', name: 'type-0', inputs: lcg },
+    ]);
+    const ran = exchange('r', 'run_script', { name: 'type-0', inputs: lcg }, { ok: true, returned: gold });
+    expect(await call({ ...observation(4, 2), remaining: 2, held: [0] }, [...written, ...ran])).toEqual([
+      { tool: 'submit_answer', value: gold },
+    ]);
+    // A script that failed is not trusted: the agent declines.
+    const failed = exchange('r', 'run_script', { name: 'type-0', inputs: lcg }, { ok: false, error: 'throw: boom' });
+    expect(await call({ ...observation(4, 2), remaining: 2, held: [0] }, [...written, ...failed])).toEqual([
+      { tool: 'submit_answer', value: DECLINED_ANSWER },
+    ]);
+    // On a class with a script: run it (no write).
+    expect(await call({ ...observation(5, 3), held: [0] })).toEqual([{ tool: 'run_script', name: 'type-0', inputs: lcg }]);
+    // The policy would commit, but no writes are left: decline.
+    expect(await call({ ...observation(6, 2), remaining: 0 })).toEqual([{ tool: 'submit_answer', value: DECLINED_ANSWER }]);
+    // Faults: a correct answer by hand; first a run of another class's script.
+    expect(await call(observation(7, 1))).toEqual([{ tool: 'submit_answer', value: gold }]);
+    expect(await call({ ...observation(8, 1), held: [3] })).toEqual([{ tool: 'run_script', name: 'type-3', inputs: lcg }]);
   });
 
   it('inject transport faults for the first n attempts of a turn', async () => {

@@ -148,12 +148,15 @@ describe('a reply recorded before its worker died is used, never paid for again'
     expect(await audit(runDir, false)).toMatch(/reply 1 reused by activity attempt 2, not paid again/);
   }, 180_000);
 
-  it('R3 script turns (reference builder): the crashed turn is played once, the session as undisturbed', async () => {
+  it('R3 model calls (reference builder): the crashed call is played once, the session as undisturbed', async () => {
     const settings = { models: ['policy/commit-at-2?cost=0.001'], rungs: ['R3'], seeds: [2000], r3: { end: 'budget-exhausted' } };
     const reference = sweepFile('undisturbed-r3', settings);
     await sweepOn(temporal.server, reference.config, join(temporal.dir, 'undisturbed-r3'));
     const expected = await summaryOf(join(temporal.dir, 'undisturbed-r3'), only(reference.config));
+    const expectedSteps = (await transcriptOf(join(temporal.dir, 'undisturbed-r3'), only(reference.config))).steps;
+    // The crash hook counts R3's model calls: call 3 is the reply that follows a write or a submission.
     const crashAt = 3;
+    expect(expectedSteps.length).toBeGreaterThan(crashAt);
 
     const { file, config } = sweepFile('crashed-r3', settings);
     const runDir = join(temporal.dir, 'crashed-r3');
@@ -161,18 +164,23 @@ describe('a reply recorded before its worker died is used, never paid for again'
     const spec = only(config);
     const summary = await summaryOf(runDir, spec);
     expect(summary.termination).toBe(expected.termination);
-    expect(summary.script?.turns).toEqual(expected.script?.turns);
+    expect(summary.script?.metrics).toEqual(expected.script?.metrics);
     expect(summary.metrics).toEqual(expected.metrics);
 
     const transcript = await transcriptOf(runDir, spec);
+    const played = (steps: typeof expectedSteps) =>
+      steps.map(({ call, t, reply, outcomes, advanced, submitted }) => ({ call, t, reply, outcomes, advanced, submitted }));
+    expect(played(transcript.steps)).toEqual(played(expectedSteps));
     const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
-    // One call per turn: the policy agent's reply at the crashed turn was recorded once and never asked for again.
-    expect(attempts.map((a) => a.t)).toEqual(transcript.scriptTurns.map((turn) => turn.t));
+    // One provider call per model call: the policy agent's reply at the crashed call was recorded once and never asked for again.
+    expect(attempts.map((a) => a.t)).toEqual(transcript.steps.map((step) => step.call));
     expect(attempts.filter((a) => a.t === crashAt)).toMatchObject([{ outcome: 'ok', activityAttempt: 1 }]);
-    expect(transcript.scriptTurns.find((turn) => turn.t === crashAt)?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy: 2 });
+    expect(transcript.steps.find((step) => step.call === crashAt)?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy: 2 });
+    expect(transcript.records.filter((r) => r.type === 'loop-step' && r.call === crashAt)).toHaveLength(1);
     expect(summary.costUsd).toBeCloseTo(expected.costUsd, 12);
     expect((await costsOf(runDir)).filter((entry) => entry.t === crashAt)).toHaveLength(1);
+    expect(await costsOf(runDir)).toHaveLength(attempts.length);
     const report = JSON.parse(await audit(runDir)) as AuditReport;
-    expect(report).toMatchObject({ reusedReplies: 1, lostAttempts: 0 });
+    expect(report).toMatchObject({ reusedReplies: 1, lostAttempts: 0, attempts: attempts.length });
   }, 180_000);
 });

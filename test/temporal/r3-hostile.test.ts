@@ -3,34 +3,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { familyOfInputs } from '../../core/families/registry.js';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { REFERENCE_SCRIPTS } from '../../activities/providers/reference-scripts.js';
+import type { ExecutionRecord } from '../../activities/run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
-import { chatCompletion, functionCall } from '../activities/providers/wire.js';
 import { HOSTILE_SCRIPTS } from '../sandbox/hostile-scripts.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { loopPosition, loopReply } from './loop-model.js';
 
 const temporal = serverForThisFile();
 
 /**
- * A local OpenAI-compatible "model" that writes the hostile corpus, one
- * script per turn, then the correct script for the last problem: R3 through
- * the real SDK, Temporal and the sandbox worker process.
+ * A local OpenAI-compatible "model" that plays R3's agent loop through the
+ * real SDK, Temporal and the sandbox worker process: on problem t it writes
+ * the t-th hostile script, runs it on the problem's inputs and submits what it
+ * returned; on the last problem it does the same with the correct script.
  */
 function reply(request: RecordedRequest) {
   if (request.path.endsWith('/models')) return { json: { object: 'list', data: [{ id: 'coder', object: 'model' }] } };
-  const messages = (request.body?.messages ?? []) as { role: string; content: string }[];
-  const users = messages.filter((m) => m.role === 'user');
-  const turn = users.length;
-  const hostile = HOSTILE_SCRIPTS[turn - 1];
-  let code = hostile?.code;
-  if (!code) {
-    const inputs = JSON.parse(/Inputs, as solve\(inputs\) receives them: (.*)/.exec(users.at(-1)?.content ?? '')?.[1] ?? '{}') as Record<
-      string,
-      unknown
-    >;
-    const family = familyOfInputs(inputs);
-    code = family ? REFERENCE_SCRIPTS[family.name] : 'function solve() { return 0; }';
-  }
-  return { json: chatCompletion({ tool_calls: [functionCall(`call_${turn}`, 'write_script', JSON.stringify({ code }))] }, {}, 'coder') };
+  const { t, inputs } = loopPosition(request);
+  const family = familyOfInputs(inputs);
+  const code = HOSTILE_SCRIPTS[t - 1]?.code ?? (family ? REFERENCE_SCRIPTS[family.name] : 'function solve() { return 0; }');
+  return loopReply(request, 'coder', code, '0');
 }
 
 let loopback: Awaited<ReturnType<typeof startLoopback>>;
@@ -56,8 +48,11 @@ describe('hostile R3 scripts through the sandbox worker process', () => {
     await sweepOn(temporal.server, config, runDir);
     const [spec] = expandSweep(config);
     const transcript = await transcriptOf(runDir, spec!);
+    // One run per problem: problem t's run is of the script written on it.
+    const runOn = (t: number): ExecutionRecord | undefined => [...transcript.executions.values()].find((run) => run.t === t);
+    expect(transcript.executions.size).toBe(turns);
     HOSTILE_SCRIPTS.forEach((script, index) => {
-      const execution = transcript.executions.get(index + 1);
+      const execution = runOn(index + 1);
       const outcome = execution?.outcome;
       expect(outcome && (outcome.ok ? 'ok' : outcome.kind), script.name).toBe(script.expected);
       expect(execution?.correct, script.name).toBe(false);
@@ -65,10 +60,18 @@ describe('hostile R3 scripts through the sandbox worker process', () => {
       expect(execution?.outcome.ms ?? Infinity, script.name).toBeLessThan(3000);
     });
     expect(transcript.records.filter((r) => r.type === 'execution-start')).toHaveLength(turns);
-    expect(transcript.executions.get(turns)).toMatchObject({ correct: true, outcome: { ok: true } });
+    expect(runOn(turns)).toMatchObject({ correct: true, outcome: { ok: true } });
+    // Credit only by submission: the last problem's, of what its correct script returned.
+    expect(transcript.steps.filter((step) => step.submitted?.correct).map((step) => step.t)).toEqual([turns]);
     const summary = await summaryOf(runDir, spec!);
     expect(summary.termination).toBe('stream-end');
-    expect(summary.script?.metrics).toMatchObject({ builds: turns, scriptRuns: turns, scriptCorrect: 1 });
+    expect(summary.script?.metrics).toMatchObject({
+      builds: turns,
+      scriptRuns: turns,
+      scriptCorrect: 1,
+      answeredCorrectly: 1,
+      modelCalls: 3 * turns,
+    });
     expect(Date.now() - started).toBeLessThan(120_000);
   });
 });

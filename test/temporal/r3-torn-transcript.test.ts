@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readJsonIfExists, readJsonLinesWithTorn } from '../../activities/run-store/json-files.js';
 import type { SessionSummary } from '../../activities/run-store/session-summary.js';
-import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
+import { runKey, type TranscriptRecord } from '../../activities/run-store/transcript.js';
 import { freePort } from '../../infra/ports.js';
 import { exited, killGroup, startCli } from './processes.js';
 
@@ -103,8 +103,12 @@ describe('a transcript whose last line is torn', () => {
       const { records, torn: left } = await readJsonLinesWithTorn<TranscriptRecord>(transcriptPath(runDir));
       expect(left).toBeNull();
       expect(readFileSync(`${transcriptPath(runDir)}.torn`, 'utf8')).toBe(`${torn}\n`);
-      const executions = records.filter((r) => r.type === 'execution').map((r) => r.t);
+      // One outcome per run_script call (keyed by its model call and position) and one step per model call.
+      const executions = records.filter((r) => r.type === 'execution').map((r) => runKey(r.call, r.index));
+      expect(executions.length).toBeGreaterThan(0);
       expect(new Set(executions).size).toBe(executions.length);
+      const steps = records.filter((r) => r.type === 'loop-step').map((r) => r.call);
+      expect(steps).toEqual(steps.map((_, index) => index + 1));
       expect(records.filter((r) => r.type === 'end')).toHaveLength(1);
       const [before, after] = [await summaryOf(base), await summaryOf(runDir)];
       for (const key of ['termination', 'mechanicalFailure', 'metrics', 'script'] as const) expect(after[key]).toEqual(before[key]);

@@ -4,13 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
+import { runKey, type Transcript, type TranscriptRecord } from '../../activities/run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
-import { chatCompletion, functionCall } from '../activities/providers/wire.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { loopPosition, loopReply } from './loop-model.js';
 
 const temporal = serverForThisFile();
 
-/** Turn 1 writes the model's script (by model name); later turns answer. */
+/** Problem 1: write the model's script (by model name), run it, submit 7; later problems: submit 7. */
 const SCRIPTS: Readonly<Record<string, string>> = {
   // Busy for 2 s, then a result: long enough to be killed mid-run.
   slow: 'function solve() { const end = Date.now() + 2000; while (Date.now() < end) {} return 7; }',
@@ -22,13 +23,15 @@ function reply(request: RecordedRequest) {
     return { json: { object: 'list', data: Object.keys(SCRIPTS).map((id) => ({ id, object: 'model' })) } };
   }
   const model = String(request.body?.model);
-  const turn = ((request.body?.messages ?? []) as { role: string }[]).filter((m) => m.role === 'user').length;
-  const call =
-    turn === 1
-      ? functionCall('call_1', 'write_script', JSON.stringify({ code: SCRIPTS[model] }))
-      : functionCall(`call_${turn}`, 'answer', JSON.stringify({ answer: 7 }));
-  return { json: chatCompletion({ tool_calls: [call] }, {}, model) };
+  return loopReply(request, model, loopPosition(request).t === 1 ? SCRIPTS[model] : undefined, '7');
 }
+
+/** The run_script call of problem 1: the session's second model call (after the write), its only tool call. */
+const RUN = { call: 2, index: 0 };
+const isRun = (r: TranscriptRecord) => 'call' in r && r.call === RUN.call && 'index' in r && r.index === RUN.index;
+
+/** What each model call did: the same for a disturbed session as for an undisturbed one. */
+const PLAYED = [['written'], ['run'], ['submitted'], ['submitted'], ['submitted']];
 
 let loopback: Awaited<ReturnType<typeof startLoopback>>;
 beforeAll(async () => {
@@ -42,7 +45,7 @@ function sandboxChildren(): number[] {
   return lines.filter((line) => line.includes('sandbox-process.js')).map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
-/** A three-item R3 session of `model` whose script turn 1 writes. */
+/** A three-problem R3 session of `model`, whose script it writes and runs on problem 1. */
 function sessionOf(model: string) {
   const config = parseSweepConfig({
     name: `worker-lost-${model}`,
@@ -57,7 +60,7 @@ function sessionOf(model: string) {
 }
 
 /**
- * Runs the sweep and kills the sandbox process each time turn 1's script
+ * Runs the sweep and kills the sandbox process each time problem 1's script
  * starts on a process, until `times` kills or its outcome is recorded.
  * Returns the process ids killed.
  */
@@ -68,8 +71,8 @@ async function sweepKilling(session: ReturnType<typeof sessionOf>, times: number
   while (!finished && killed.length < times) {
     await sleep(100);
     const transcript = await transcriptOf(session.runDir, session.spec).catch(() => undefined);
-    if (!transcript || transcript.executions.has(1)) continue;
-    const starts = transcript.records.filter((r) => r.type === 'execution-start' && r.t === 1).length;
+    if (!transcript || transcript.executions.has(runKey(RUN.call, RUN.index))) continue;
+    const starts = transcript.records.filter((r) => r.type === 'execution-start' && isRun(r)).length;
     const pid = sandboxChildren()[0];
     if (starts > killed.length && pid !== undefined && !killed.includes(pid)) {
       process.kill(pid, 'SIGKILL');
@@ -80,18 +83,21 @@ async function sweepKilling(session: ReturnType<typeof sessionOf>, times: number
   return killed;
 }
 
+const played = (transcript: Transcript) => transcript.steps.map((step) => step.outcomes.map((outcome) => outcome.kind));
+
 describe('a lost sandbox worker process', () => {
   it('is mechanical: the script killed once is run again on a fresh process and its real outcome recorded, once', async () => {
     const session = sessionOf('slow');
     const killed = await sweepKilling(session, 1);
     expect(killed).toHaveLength(1);
     const transcript = await transcriptOf(session.runDir, session.spec);
-    expect(transcript.executions.get(1)?.outcome).toMatchObject({ ok: true, value: 7 });
-    expect(transcript.records.filter((r) => r.type === 'execution-start' && r.t === 1)).toHaveLength(2);
-    expect(transcript.records.filter((r) => r.type === 'execution' && r.t === 1)).toHaveLength(1);
+    expect(transcript.executions.get(runKey(RUN.call, RUN.index))?.outcome).toMatchObject({ ok: true, value: 7 });
+    expect(transcript.records.filter((r) => r.type === 'execution-start' && isRun(r))).toHaveLength(2);
+    expect(transcript.records.filter((r) => r.type === 'execution' && isRun(r))).toHaveLength(1);
     const summary = await summaryOf(session.runDir, session.spec);
     expect(summary).toMatchObject({ termination: 'stream-end', mechanicalFailure: false });
-    expect(summary.script?.turns.map((turn) => turn.action)).toEqual(['write', 'answer', 'answer']);
+    expect(played(transcript)).toEqual(PLAYED);
+    expect(summary.script?.metrics).toMatchObject({ playedTurns: 3, modelCalls: 5, builds: 1, scriptRuns: 1, submitted: 3 });
     expect(sandboxChildren()).toEqual([]);
   });
 
@@ -100,16 +106,17 @@ describe('a lost sandbox worker process', () => {
     const killed = await sweepKilling(session, 10);
     expect(new Set(killed).size).toBe(3);
     const transcript = await transcriptOf(session.runDir, session.spec);
-    expect(transcript.executions.get(1)?.outcome).toMatchObject({
+    expect(transcript.executions.get(runKey(RUN.call, RUN.index))?.outcome).toMatchObject({
       ok: false,
       kind: 'worker-lost',
       error: expect.stringMatching(/3 times/),
     });
-    expect(transcript.records.filter((r) => r.type === 'execution-start' && r.t === 1)).toHaveLength(3);
-    expect(transcript.records.filter((r) => r.type === 'execution' && r.t === 1)).toHaveLength(1);
+    expect(transcript.records.filter((r) => r.type === 'execution-start' && isRun(r))).toHaveLength(3);
+    expect(transcript.records.filter((r) => r.type === 'execution' && isRun(r))).toHaveLength(1);
     const summary = await summaryOf(session.runDir, session.spec);
     expect(summary).toMatchObject({ termination: 'stream-end', mechanicalFailure: false });
-    expect(summary.script?.turns.map((turn) => turn.action)).toEqual(['write', 'answer', 'answer']);
+    expect(played(transcript)).toEqual(PLAYED);
+    expect(summary.script?.metrics).toMatchObject({ playedTurns: 3, modelCalls: 5, builds: 1, scriptRuns: 1, submitted: 3 });
     expect(sandboxChildren()).toEqual([]);
   });
 });

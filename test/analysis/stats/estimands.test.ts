@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { poolMetrics } from '../../../core/metrics/pooled-metrics.js';
-import { scriptSessionMetrics } from '../../../core/scripts/script-metrics.js';
+import { loopMetrics } from '../../../core/scripts/loop-metrics.js';
 import { summarizeArm } from '../../../analysis/stats/arm-summary.js';
 import { pairedMeanDifference, pairedRatioDifference, marginalRatioInterval } from '../../../analysis/stats/bootstrap.js';
 import { marginalEstimate, repooledDifference, seedMeanDifference } from '../../../analysis/stats/contrasts.js';
@@ -119,18 +119,25 @@ describe('summarizeArm on hand-built sessions', () => {
   });
 
   it('has no Score at R3 and pools the R3 diagnostics', () => {
-    // classes 0 1 0 2 0 1, B = 2: answer, write (first sight, correct), write (2nd occurrence), refused run, two runs.
-    const { metrics, script } = scriptSessionMetrics({
+    // classes 0 1 0 2 0 1, B = 2: writes at 2 (first sight) and 3 (2nd occurrence), one refused run, three runs.
+    const { metrics, script } = loopMetrics({
       classes: [0, 1, 0, 2, 0, 1],
-      rules: { budget: 2, charge: 0 },
-      turns: [
-        { t: 1, classId: 0, occurrence: 1, action: 'answer', credited: false },
-        { t: 2, classId: 1, occurrence: 1, action: 'write', scriptId: 's1', credited: true, scriptReturned: true },
-        { t: 3, classId: 0, occurrence: 2, action: 'write', scriptId: 's2', credited: false, scriptReturned: true },
-        { t: 4, classId: 2, occurrence: 1, action: 'run-refused', scriptId: 's1', credited: false },
-        { t: 5, classId: 0, occurrence: 3, action: 'run', scriptId: 's2', credited: false, scriptReturned: false },
-        { t: 6, classId: 1, occurrence: 2, action: 'run', scriptId: 's1', credited: true, scriptReturned: true },
+      budget: 2,
+      shown: 6,
+      calls: 14,
+      writes: [
+        { t: 2, name: 'b' },
+        { t: 3, name: 'a' },
       ],
+      runs: [
+        { t: 2, name: 'b', returned: true, correct: true },
+        { t: 5, name: 'a', returned: false, correct: false },
+        { t: 6, name: 'b', returned: true, correct: true },
+      ],
+      submissions: [{ t: 2, correct: true, byHand: false }],
+      writesRefused: 0,
+      crossClassRunsRefused: 1,
+      forcedAdvances: 0,
     });
     const summary = summarizeArm('R3', [{ seed: 2000, metrics, script }]);
     // 2 builds, 1 at first sight; first sights eligible at t1 and t2.

@@ -72,12 +72,15 @@ describe('system prompts', () => {
 });
 
 describe('R3 prompts', () => {
-  it('state the write budget, the class-bound reuse, raw answers and the JavaScript contract', () => {
-    const prompt = systemPrompt({ ...base, rung: 'R3' });
-    expect(prompt).toContain('You may write a script at most 3 times.');
-    expect(prompt).toContain('running it on a problem of another type is refused');
-    expect(prompt).toContain('You may instead answer a problem directly.');
-    expect(prompt).toContain('you must call exactly one of write_script, run_script or answer');
+  it('state the write budget, the class binding, optional scripts, the score, recurrence, N and the token budget', () => {
+    const prompt = systemPrompt({ ...base, rung: 'R3', tokenCap: 300_000 });
+    expect(prompt).toContain('at most 3 times in the whole session');
+    expect(prompt).toContain('refuses it on any other');
+    expect(prompt).toContain('Scripts are optional. Nothing in the scoring favours using them or not using them.');
+    expect(prompt).toContain('Your score is the fraction of problems you answer correctly');
+    expect(prompt).toContain('Some types come back many times; others appear only once.');
+    expect(prompt).toContain('a budget of 300,000 tokens');
+    expect(prompt).toContain('tokens_remaining');
     expect(prompt).toContain('`function solve(inputs)`');
     expect(prompt).toContain('Exactly 8 types occur');
     expect(prompt).not.toContain('Python');

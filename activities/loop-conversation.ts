@@ -1,0 +1,40 @@
+import type { Exchange } from '../core/chat/conversation.js';
+import { loopToolResults, type ScriptRunReport } from '../core/scripts/loop-tool-results.js';
+import { readLoopCalls } from '../core/scripts/read-loop-calls.js';
+import { runKey, type Transcript } from './run-store/transcript.js';
+
+/** R3's model calls as the conversation remembers them: each reply with the results of its tool calls. */
+export function loopExchanges(transcript: Transcript, horizon: number): Exchange[] {
+  const code = new Map<string, string>();
+  return transcript.steps.map((step) => {
+    const calls = readLoopCalls(step.reply);
+    step.outcomes.forEach((outcome, index) => {
+      const call = calls[index];
+      if (outcome.kind === 'written' && call?.tool === 'write_script') {
+        code.delete(call.name); // a rewrite moves its name to the end of the list
+        code.set(call.name, call.code);
+      }
+    });
+    const runs = new Map<number, ScriptRunReport>();
+    step.outcomes.forEach((_, index) => {
+      const execution = transcript.executions.get(runKey(step.call, index));
+      if (execution) runs.set(index, execution.outcome);
+    });
+    const context = {
+      t: step.t,
+      horizon,
+      writesLeft: step.writesLeft,
+      scripts: [...code.keys()],
+      code,
+      tokensRemaining: step.tokensRemaining,
+    };
+    const toolResults = loopToolResults(
+      step.reply.toolCalls.map((call) => call.id),
+      calls,
+      step.outcomes,
+      context,
+      runs,
+    );
+    return { ...(step.user !== undefined && { user: step.user }), reply: step.reply, toolResults };
+  });
+}
