@@ -1,21 +1,14 @@
 import { resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
-import type { Reskin } from '../core/rungs/vocabulary.js';
-import type { Rung } from '../core/rungs/rung.js';
+import type { SourceSettings } from '../activities/run-store/provenance.js';
 import { findArms, rootOf } from './find-arms.js';
 import type { Reparse, SummaryDifference } from './imported-session.js';
 import { readArm } from './read-arm.js';
 import { writeImportedArm, type ImportStatus } from './write-import.js';
 
 /** What `allocbench import` says of one arm. */
-export interface ArmReport {
+export interface ArmReport extends Pick<SourceSettings, 'model' | 'rung' | 'reskin' | 'announceN' | 'budget' | 'charge'> {
   readonly source: string;
-  readonly model: string;
-  readonly rung: Rung;
-  readonly reskin: Reskin | null;
-  readonly announceN: boolean;
-  readonly budget: number;
-  readonly charge: number;
   readonly seeds: readonly number[];
   /** Decision turns stored (R3: model calls). */
   readonly turns: number;

@@ -4,7 +4,8 @@ import type { ScriptMetrics } from '../core/scripts/loop-metrics.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
 import type { Stream } from '../core/stream/stream.js';
 import type { Usage } from '../activities/providers/provider.js';
-import type { Termination } from '../activities/run-store/transcript.js';
+import type { SessionSummary } from '../activities/run-store/session-summary.js';
+import type { MessageRecord, Termination } from '../activities/run-store/transcript.js';
 import type { PaperMessage, PaperUsage } from './paper-files.js';
 
 /** A stored chat message in our terms. */
@@ -36,12 +37,7 @@ export interface ImportedSession {
   readonly script?: ScriptMetrics;
   /** What the transcript page and the audit show: turns (R0–R2) or messages (R3), and one attempt per provider call. */
   readonly transcript: readonly ImportedRecord[];
-  readonly usage: {
-    readonly inputTokens: number;
-    readonly outputTokens: number;
-    readonly cachedInputTokens: number;
-    readonly estimated: boolean;
-  };
+  readonly usage: SessionSummary['usage'];
   readonly costUsd: number;
   readonly calls: number;
   /** Decision turns the source stored (R0–R2). */
@@ -74,14 +70,7 @@ export type ImportedRecord =
       readonly usage: Usage;
       readonly responseModel: string;
     }
-  | {
-      readonly type: 'message';
-      readonly t: number;
-      readonly role: 'system' | 'user' | 'assistant' | 'tool';
-      readonly text: string;
-      readonly toolCalls?: readonly ToolCall[];
-      readonly toolCallId?: string;
-    };
+  | Omit<MessageRecord, 'at'>;
 
 export interface SummaryDifference {
   readonly seed: number;
