@@ -13,7 +13,17 @@ const coreRules = {
       patterns: [
         { group: ['node:*'], message: 'core/ stays pure: no Node builtins.' },
         {
-          group: ['**/cli/**', '**/workflows/**', '**/activities/**', '**/workers/**', '**/analysis/**', '**/infra/**', '**/bench/**'],
+          group: [
+            '**/cli/**',
+            '**/protocol/**',
+            '**/workflows/**',
+            '**/activities/**',
+            '**/workers/**',
+            '**/analysis/**',
+            '**/importer/**',
+            '**/infra/**',
+            '**/bench/**',
+          ],
           message: 'core/ must not depend on the layers built on it.',
         },
       ],
@@ -36,8 +46,22 @@ const coreRules = {
   ],
 };
 
+// The layers, lowest first: core/ ← protocol/ ← workflows/ ← activities/ ←
+// workers/ ← cli/, with infra/ (the Temporal server and files on disk) beside
+// activities/ and importer/ and analysis/ reading the run store. A layer never
+// imports one built on it, not even for a type: vocabulary that several layers
+// share lives in protocol/ (task queues, activity contracts, failure types,
+// search attributes) or core/.
+const above = (...layers) => ({
+  group: layers.map((layer) => `**/${layer}/**`),
+  message: `a layer does not import the layers built on it (${layers.join(', ')}); shared vocabulary lives in protocol/ or core/.`,
+});
+const layerRules = (...layers) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns: [above(...layers)] }],
+});
+
 // Workflow code is replayed deterministically inside Temporal's sandbox: no Node
-// builtins, and activities reach it only as types (called through proxies).
+// builtins, and it reaches activities only through the contracts in protocol/.
 const workflowRules = {
   '@typescript-eslint/no-restricted-imports': [
     'error',
@@ -45,11 +69,7 @@ const workflowRules = {
       paths: builtinModules.map((name) => ({ name, message: 'Workflows run in a deterministic sandbox: no Node builtins.' })),
       patterns: [
         { group: ['node:*'], message: 'Workflows run in a deterministic sandbox: no Node builtins.' },
-        {
-          group: ['**/activities/**', '**/infra/**', '**/cli/**'],
-          allowTypeImports: true,
-          message: 'Workflows import activities as types only.',
-        },
+        above('activities', 'infra', 'workers', 'cli', 'importer', 'analysis'),
       ],
     },
   ],
@@ -60,4 +80,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   { files: ['core/**/*.ts', 'analysis/stats/**/*.ts'], rules: coreRules },
   { files: ['workflows/**/*.ts'], rules: workflowRules },
+  { files: ['protocol/**/*.ts'], rules: layerRules('workflows', 'activities', 'infra', 'workers', 'cli', 'importer', 'analysis') },
+  { files: ['activities/**/*.ts', 'infra/**/*.ts'], rules: layerRules('workflows', 'workers', 'cli', 'importer', 'analysis') },
+  { files: ['workers/**/*.ts', 'importer/**/*.ts', 'analysis/**/*.ts'], rules: layerRules('cli') },
 );

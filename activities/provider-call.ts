@@ -12,7 +12,8 @@ import { redactSecrets } from './providers/redact.js';
 import type { GenerateRequest, GenerateResponse, Provider } from './providers/provider.js';
 import { recordCost, type CostEntry } from './run-store/cost-ledger.js';
 import { readJsonLines } from './run-store/json-files.js';
-import { appendRecord, type AttemptRecord, type ReusedReply, type Termination } from './run-store/transcript.js';
+import type { Termination } from '../core/session/termination.js';
+import { appendRecord, type AttemptRecord, type ReusedReply } from './run-store/transcript.js';
 
 /** Paper B.6: a transport or provider exception gets at most two more attempts, 1.5 s then 3 s later. */
 export const MAX_TRANSPORT_ATTEMPTS = 3;

@@ -2,17 +2,11 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { matchesGold } from '../core/scripts/answer-match.js';
 import { readLoopCalls } from '../core/scripts/read-loop-calls.js';
 import { withHeartbeat } from './heartbeat.js';
-import type { SessionRef } from './store-activities.js';
+import type { ScriptActivities, ScriptRunInput } from '../protocol/activities.js';
 import { runLayout } from './run-store/run-layout.js';
 import { appendRecord, readTranscript, runKey, type ExecutionOutcome, type Transcript } from './run-store/transcript.js';
 import type { ScriptSandbox } from './sandbox/script-sandbox.js';
 import { loadSessionContext } from './session-context.js';
-
-export interface ScriptRunInput extends SessionRef {
-  /** The model call whose reply holds the run_script call, and the call's position in it. */
-  readonly call: number;
-  readonly index: number;
-}
 
 /** The source a run uses: the last accepted write of that name before the run_script call. */
 function codeOf(transcript: Transcript, name: string, call: number, index: number): string {
@@ -49,7 +43,7 @@ export const SCRIPT_RUNS_BEFORE_WORKER_LOST = 3;
  * SCRIPT_RUNS_BEFORE_WORKER_LOST runs were lost: then the loss is the
  * script's outcome, 'worker-lost'.
  */
-export function createScriptActivities(sandbox: ScriptSandbox) {
+export function createScriptActivities(sandbox: ScriptSandbox): ScriptActivities {
   return {
     async runScript({ runDir, spec, call, index }: ScriptRunInput): Promise<void> {
       const path = runLayout.transcript(runDir, spec);
@@ -92,5 +86,3 @@ export function createScriptActivities(sandbox: ScriptSandbox) {
     },
   };
 }
-
-export type ScriptActivities = ReturnType<typeof createScriptActivities>;

@@ -1,6 +1,7 @@
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { runCostUsd } from './run-store/cost-ledger.js';
-import type { Termination, Transcript } from './run-store/transcript.js';
+import type { Termination } from '../core/session/termination.js';
+import type { Transcript } from './run-store/transcript.js';
 
 /** The cap a session has reached before its next call, if any: tokens, its own cost, or the run's cost. */
 export async function reachedCap(runDir: string, spec: SessionSpec, transcript: Transcript): Promise<Termination | null> {

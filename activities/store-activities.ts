@@ -3,24 +3,17 @@ import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolSpecs } from '../core/rungs/tools.js';
 import { withTruncatedTail } from '../core/session/replay.js';
 import { encodeClasses } from '../core/session/compact-codes.js';
-import { framingOf, sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
+import { framingOf, sessionKey } from '../core/sweep/session-spec.js';
 import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { readJsonIfExists, writeJsonAtomic } from './run-store/json-files.js';
 import { runLayout } from './run-store/run-layout.js';
-import type { SessionOutcome, SessionSummary } from './run-store/session-summary.js';
+import type { SessionSummary } from './run-store/session-summary.js';
 import { withFile } from './run-store/store-errors.js';
-import { appendRecord, MECHANICAL_FAILURES, readTranscript, type AttemptRecord, type Termination } from './run-store/transcript.js';
+import { MECHANICAL_FAILURES } from '../core/session/termination.js';
+import type { FinishInput, SessionOutcome, SessionRef, StoreActivities } from '../protocol/activities.js';
+import { appendRecord, readTranscript, type AttemptRecord } from './run-store/transcript.js';
 import { scoreLoopSession } from './script-summary.js';
 import { loadSessionContext } from './session-context.js';
-
-export interface SessionRef {
-  readonly runDir: string;
-  readonly spec: SessionSpec;
-}
-
-export interface FinishInput extends SessionRef {
-  readonly termination: Termination;
-}
 
 const now = () => new Date().toISOString();
 
@@ -33,7 +26,7 @@ function usageTotals(attempts: readonly AttemptRecord[]) {
   };
 }
 
-export function createStoreActivities() {
+export function createStoreActivities(): StoreActivities {
   return {
     /**
      * Writes the stream and the session's opening record (system prompt and
@@ -135,5 +128,3 @@ export function createStoreActivities() {
     },
   };
 }
-
-export type StoreActivities = ReturnType<typeof createStoreActivities>;

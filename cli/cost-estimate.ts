@@ -3,21 +3,24 @@ import { commitAtK } from '../core/policies/commit-at-k.js';
 import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolSpecs } from '../core/rungs/tools.js';
-import { turnMessage } from '../core/rungs/turn-message.js';
-import { applyReply, nextLoopEffect, startLoop } from '../core/scripts/agent-loop.js';
-import { problemMessage } from '../core/scripts/loop-messages.js';
-import { loopObservation } from '../core/scripts/loop-observation.js';
 import type { LoopCallHead } from '../core/scripts/read-loop-calls.js';
-import { nextDecisionPoint } from '../core/session/replay.js';
-import type { SessionSetting } from '../core/session/run-session.js';
 import type { Action } from '../core/session/session-state.js';
+import {
+  afterDecision,
+  afterLoopReply,
+  nextMove,
+  observationAt,
+  openingMessage,
+  protocolRules,
+  startProgress,
+} from '../core/session/turn-protocol.js';
 import { streamForSpec } from '../activities/run-store/stream-store.js';
 import type { Stream } from '../core/stream/stream.js';
 import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
 import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { costOf } from '../activities/providers/prices.js';
 import { createProvider } from '../activities/providers/registry.js';
-import { providerOf } from '../workers/task-queues.js';
+import { providerOf } from '../protocol/task-queues.js';
 import type { Usage } from '../activities/providers/provider.js';
 
 /** Local models and reference policies cost nothing; hosted models cost what their price says. */
@@ -42,41 +45,39 @@ const TYPICAL_TOOL_RESULT = '{"ok":true,"returned":"123456789","tokens_remaining
 
 /**
  * What opens each model call of a session, for an agent that decides with
- * `decide`: the turn messages, or at R3 the loop's calls played by the core's
- * own rules (write where the agent commits, run, submit; run and submit on a
- * class with a script; otherwise submit at once).
+ * `decide`, walked through the core's turn protocol: the turn messages, or at
+ * R3 the loop's calls under its own rules (write where the agent commits, run,
+ * submit; run and submit on a class with a script; otherwise submit at once),
+ * with a typical tool result where no user message opens the call.
  */
-function callOpenings(spec: SessionSpec, stream: Stream, setting: SessionSetting, decide: Decide): string[] {
-  const classes = stream.items.map((item) => FAMILY_NAMES.indexOf(item.family));
-  const itemAt = (t: number) => stream.items[t - 1] as (typeof stream.items)[number];
-  const openings: string[] = [];
-  if (spec.rung === 'R3') {
-    const rules = { classes, budget: spec.budget, end: spec.script.end };
-    let state = startLoop();
-    let last: LoopCallHead['tool'] | null = null;
-    for (let effect = nextLoopEffect(state, rules); effect.kind === 'ask'; effect = nextLoopEffect(state, rules)) {
-      openings.push(state.prompt === 'problem' ? problemMessage(state.t, classes.length, itemAt(state.t)) : TYPICAL_TOOL_RESULT);
-      const o = loopObservation(classes, state, setting);
-      const name = `type-${o.label}`;
-      const head: LoopCallHead =
-        last === 'run_script'
-          ? { tool: 'submit_answer' }
-          : last === 'write_script' || o.held.includes(o.label)
-            ? { tool: 'run_script', name }
-            : o.remaining > 0 && decide(o) === 'commit'
-              ? { tool: 'write_script', name }
-              : { tool: 'submit_answer' };
-      const step = applyReply(state, rules, [head]);
-      last = step.advanced ? null : head.tool;
-      state = step.state;
-    }
-    return openings;
-  }
+function callOpenings(spec: SessionSpec, stream: Stream, decide: Decide): string[] {
   const framing = framingOf(spec);
-  const decided: { action: Action }[] = [];
-  for (let point = nextDecisionPoint(classes, setting, decided); point; point = nextDecisionPoint(classes, setting, decided)) {
-    openings.push(turnMessage(framing, point, itemAt(point.t)));
-    decided.push({ action: decide(point.observation) });
+  const rules = protocolRules(
+    spec,
+    stream.items.map((item) => FAMILY_NAMES.indexOf(item.family)),
+  );
+  const openings: string[] = [];
+  let progress = startProgress(spec.rung);
+  let last: LoopCallHead['tool'] | null = null;
+  for (let move = nextMove(progress, rules); move.kind !== 'done'; move = nextMove(progress, rules)) {
+    openings.push(openingMessage(framing, move, stream.items) ?? TYPICAL_TOOL_RESULT);
+    const o = observationAt(move, rules);
+    if (move.kind === 'decide') {
+      progress = afterDecision(progress, decide(o));
+      continue;
+    }
+    const name = `type-${o.label}`;
+    const head: LoopCallHead =
+      last === 'run_script'
+        ? { tool: 'submit_answer' }
+        : last === 'write_script' || o.held.includes(o.label)
+          ? { tool: 'run_script', name }
+          : o.remaining > 0 && decide(o) === 'commit'
+            ? { tool: 'write_script', name }
+            : { tool: 'submit_answer' };
+    const step = afterLoopReply(move, rules, [head]);
+    last = step.advanced ? null : head.tool;
+    progress = step.progress;
   }
   return openings;
 }
@@ -88,12 +89,11 @@ function callOpenings(spec: SessionSpec, stream: Stream, setting: SessionSetting
  * to have `outputShare` of the rung's maximum output.
  */
 function estimateSession(spec: SessionSpec, stream: Stream, decide: Decide, outputShare: number): SessionEstimate {
-  const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
   const replyTokens = Math.round(MAX_OUTPUT_TOKENS[spec.rung] * outputShare);
   let conversationChars = systemPrompt(framingOf(spec)).length + JSON.stringify(toolSpecs(framingOf(spec))).length;
   let previousInput = 0;
   const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
-  for (const user of callOpenings(spec, stream, setting, decide)) {
+  for (const user of callOpenings(spec, stream, decide)) {
     conversationChars += user.length;
     const input = Math.ceil(conversationChars / CHARS_PER_TOKEN);
     total.inputTokens += input;

@@ -1,7 +1,8 @@
 import type { ModelReply } from '../core/chat/messages.js';
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { sessionMetrics, type SessionMetrics } from '../core/metrics/session-metrics.js';
-import { parseReply, type ReadRule } from '../core/rungs/parse-reply.js';
+import { parseReply } from '../core/rungs/parse-reply.js';
+import type { ReadRule } from '../core/session/session-record.js';
 import type { DecisionRung } from '../core/rungs/rung.js';
 import { withTruncatedTail } from '../core/session/replay.js';
 import type { DecisionRecord } from '../core/session/session-record.js';

@@ -2,7 +2,7 @@ import { loopMetrics } from '../core/scripts/loop-metrics.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import { InputError } from '../core/errors.js';
 import type { Usage } from '../activities/providers/provider.js';
-import type { Termination } from '../activities/run-store/transcript.js';
+import type { Termination } from '../core/session/termination.js';
 import {
   messageRecord,
   usageOf,

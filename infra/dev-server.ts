@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { InputError } from '../core/errors.js';
-import { SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../protocol/search-attributes.js';
 import { portIsFree } from './ports.js';
 import { temporalCliPath } from './temporal-cli.js';
 

@@ -1,7 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { InputError } from '../core/errors.js';
-import { SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../protocol/search-attributes.js';
 
 const { IndexedValueType } = proto.temporal.api.enums.v1; // CommonJS: no named ESM exports
 const INDEXED_VALUE_TYPES = { KEYWORD: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, INT: IndexedValueType.INDEXED_VALUE_TYPE_INT } as const;

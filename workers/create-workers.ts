@@ -7,7 +7,7 @@ import { ProviderRegistry } from '../activities/providers/registry.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
 import { runStoreActivityFailure } from '../activities/run-store/store-errors.js';
 import { createStoreActivities } from '../activities/store-activities.js';
-import { providerTaskQueue, SESSIONS_TASK_QUEUE } from './task-queues.js';
+import { providerTaskQueue, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 
 /** Limits for one provider's model calls. */
 export interface ProviderLimit {

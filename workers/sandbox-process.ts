@@ -20,7 +20,7 @@ import { ScriptSandbox } from '../activities/sandbox/script-sandbox.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
 import { connectWorker, targetFromEnv } from '../infra/temporal-target.js';
 import { runWorkers } from './create-workers.js';
-import { SANDBOX_TASK_QUEUE } from './task-queues.js';
+import { SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
 
 const target = targetFromEnv();
 if (!target) {

@@ -1,36 +1,31 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import { FAMILY_NAMES } from '../core/families/family.js';
-import { decodeActions, decodeClasses, encodeActions } from '../core/session/compact-codes.js';
-import { nextDecisionPoint } from '../core/session/replay.js';
-import type { LoopState } from '../core/scripts/agent-loop.js';
+import { decodeClasses } from '../core/session/compact-codes.js';
+import type { Termination } from '../core/session/termination.js';
+import { nextMove, protocolRules, startProgress, type Progress } from '../core/session/turn-protocol.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
-import type { ModelActivities } from '../activities/model-activities.js';
-import type { StoreActivities } from '../activities/store-activities.js';
-import type { SessionOutcome } from '../activities/run-store/session-summary.js';
-import type { Termination } from '../activities/run-store/transcript.js';
-import { providerOf, providerTaskQueue } from '../workers/task-queues.js';
-import { scriptSession } from './script-session.js';
+import type { ModelActivities, ScriptActivities, SessionOutcome, StoreActivities } from '../protocol/activities.js';
+import { providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
 
 export interface SessionInput {
   readonly runDir: string;
   readonly spec: SessionSpec;
-  /** A dead worker's turn is retried after this long without a heartbeat. */
+  /** A dead worker's call is retried after this long without a heartbeat. */
   readonly heartbeatSeconds: number;
   /** Carried over a continue-as-new: the class sequence, one character per item. */
   readonly classes?: string;
-  /** Carried over a continue-as-new: the decisions so far, one character each. */
-  readonly actions?: string;
-  /** R3, carried over a continue-as-new: the agent loop's state. */
-  readonly loop?: LoopState;
+  /** Carried over a continue-as-new: the session's progress (core/session/turn-protocol.ts). */
+  readonly progress?: Progress;
 }
 
 /**
- * One seed session. The workflow holds only the class sequence and the
- * actions taken, one character each; prompts, replies and attempts live in the
- * run store (claim check), so history stays small at any stream length. It
- * walks the session rules from the pure core and asks the model activity for
- * each decision turn, stopping early when a turn reports a cap or a mechanical
- * failure.
+ * One seed session, at any rung: the turn protocol of the pure core, run
+ * once. The workflow holds only the class sequence and the session's compact
+ * progress; prompts, replies, code and attempts live in the run store (claim
+ * check), so history stays small at any length. Each model call is one
+ * activity, which records it and returns the progress after it; each
+ * run_script call its reply made and the loop accepted runs on the sandbox
+ * worker's queue. The session ends where the protocol says (the stream's end,
+ * R3's B-th write), when a call reports a cap, or on a mechanical failure.
  */
 export async function sessionWorkflow(input: SessionInput): Promise<SessionOutcome> {
   const { runDir, spec } = input;
@@ -44,21 +39,32 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
     // delay; this policy only has to keep retrying across dead workers.
     retry: { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 },
   });
-  if (spec.rung === 'R3') return scriptSession(input, model, store);
+  const sandbox = proxyActivities<ScriptActivities>({
+    taskQueue: SANDBOX_TASK_QUEUE,
+    // A script is limited to seconds; a silent worker died, and the activity records that on retry.
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: `${input.heartbeatSeconds}s`,
+    retry: { initialInterval: '1s', maximumAttempts: 10 },
+  });
   const code = input.classes ?? (await store.prepareSession({ runDir, spec })).classes;
-  const classes = decodeClasses(code);
-  const setting = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
-  const decided = decodeActions(input.actions ?? '').map((action) => ({ action }));
-  let termination: Termination = 'stream-end';
-  for (let point = nextDecisionPoint(classes, setting, decided); point; point = nextDecisionPoint(classes, setting, decided)) {
-    const result = await model.takeTurn({ runDir, spec, t: point.t });
+  const rules = protocolRules(spec, decodeClasses(code));
+  let progress = input.progress ?? startProgress(spec.rung);
+  let termination: Termination;
+  for (;;) {
+    const move = nextMove(progress, rules);
+    if (move.kind === 'done') {
+      termination = move.reason;
+      break;
+    }
+    const result = await model.takeStep({ runDir, spec, progress });
     if (result.kind === 'stopped') {
       termination = result.reason;
       break;
     }
-    decided.push({ action: result.action });
+    for (const index of result.runs) await sandbox.runScript({ runDir, spec, call: move.call, index });
+    progress = result.progress;
     if (workflowInfo().continueAsNewSuggested) {
-      return continueAsNew<typeof sessionWorkflow>({ ...input, classes: code, actions: encodeActions(decided.map((d) => d.action)) });
+      return continueAsNew<typeof sessionWorkflow>({ ...input, classes: code, progress });
     }
   }
   return store.finishSession({ runDir, spec, termination });

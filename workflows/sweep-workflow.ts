@@ -10,9 +10,9 @@ import {
 } from '@temporalio/workflow';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
-import type { StoreActivities } from '../activities/store-activities.js';
-import { RUN_STORE_FAILURE, runStoreFailureIn } from './failures.js';
-import { sessionSearchAttributes } from './search-attributes.js';
+import type { StoreActivities } from '../protocol/activities.js';
+import { RUN_STORE_FAILURE, runStoreFailureIn } from '../protocol/failures.js';
+import { sessionSearchAttributes } from '../protocol/search-attributes.js';
 import { sessionWorkflow } from './session-workflow.js';
 
 export interface SweepInput {

@@ -165,7 +165,7 @@ export function ggufProvider(model: string): Provider {
           ...(request.signal && { signal: request.signal }),
         });
         const calls = (response.functionCalls ?? []).map((call, i) => ({
-          id: `call_${request.observation.turn}_${i}`,
+          id: `call_${request.messages.length}_${i}`,
           name: call.functionName,
           arguments: JSON.stringify(call.params ?? {}),
         }));

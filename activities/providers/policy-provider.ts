@@ -7,6 +7,7 @@ import type { ModelReply, ToolCall } from '../../core/chat/messages.js';
 import type { DecisionFailure } from '../../core/session/session-record.js';
 import type { Action } from '../../core/session/session-state.js';
 import { ProviderError, type GenerateRequest, type GenerateResponse, type Provider } from './provider.js';
+import type { AgentView } from './agent-view.js';
 import { builderReply, type BuilderFaults } from './reference-builder.js';
 
 /*
@@ -117,7 +118,7 @@ export function parsePolicyAgent(id: string): PolicyAgentSpec {
 }
 
 /** A well-formed reply for the action through the offered channel: text at R0, else the tools in their order (commit first). */
-function replyFor(request: GenerateRequest, action: Action, rationale: string): ModelReply {
+function replyFor(request: GenerateRequest, turn: number, action: Action, rationale: string): ModelReply {
   if (request.tools.length === 0) return { text: `${rationale}\nDECISION: ${action === 'commit' ? 'KEEP' : 'PASS'}`, toolCalls: [] };
   const tool = request.tools[action === 'commit' ? 0 : 1];
   if (!tool) throw new Error('policy agent: the rung offers fewer than two decision tools');
@@ -125,11 +126,11 @@ function replyFor(request: GenerateRequest, action: Action, rationale: string): 
   const args = needsCode
     ? { code: 'def solve(inputs: dict) -> float:\n    raise NotImplementedError  # reference policy agent; R2 code is not scored\n' }
     : {};
-  return { text: rationale, toolCalls: [{ id: `call_${request.observation.turn}`, name: tool.name, arguments: JSON.stringify(args) }] };
+  return { text: rationale, toolCalls: [{ id: `call_${turn}`, name: tool.name, arguments: JSON.stringify(args) }] };
 }
 
-function failingReply(request: GenerateRequest, failure: ReplyFailure): ModelReply {
-  const call = (name: string, args: string, n = 1): ToolCall => ({ id: `call_${request.observation.turn}_${n}`, name, arguments: args });
+function failingReply(request: GenerateRequest, turn: number, failure: ReplyFailure): ModelReply {
+  const call = (name: string, args: string, n = 1): ToolCall => ({ id: `call_${turn}_${n}`, name, arguments: args });
   const [commitTool, passTool] = request.tools;
   const text = request.tools.length === 0;
   switch (failure) {
@@ -165,7 +166,12 @@ export function policyAgentLimitation(model: string, announceN: boolean): string
  */
 export const SERVED_LOG_VARIABLE = 'ALLOCBENCH_SERVED_LOG';
 
-export function policyProvider(model: string): Provider {
+/**
+ * A reference-policy agent for one call: it decides from `view`, the
+ * structured form of what the call's prompt says. Without a view (a pre-flight
+ * check, a cost estimate) it can be inspected but not asked.
+ */
+export function policyProvider(model: string, view?: AgentView): Provider {
   const spec = parsePolicyAgent(model.slice('policy/'.length));
   return {
     model,
@@ -174,21 +180,22 @@ export function policyProvider(model: string): Provider {
     preflight: async () => undefined,
     classify: (error) => ({ errorClass: error instanceof ProviderError ? error.errorClass : 'transport' }),
     async generate(request): Promise<GenerateResponse> {
-      const t = request.observation.turn;
+      if (!view) throw new Error(`${model}: a reference agent is asked only within a session, with its view`);
+      const o = view.observation;
+      const t = o.turn;
       if (spec.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, spec.delayMs));
       if (request.attempt <= (spec.transportFailures.get(t) ?? 0)) {
         throw new ProviderError(`injected transport fault at turn ${t}, attempt ${request.attempt}`, 'transport');
       }
       if (spec.permanentFailures.has(t)) throw new ProviderError(`injected permanent fault at turn ${t}`, 'permanent');
       const failure = spec.replyFailures.get(t);
-      const o = request.observation;
       const rationale = `Reference policy ${spec.policy.name}: occurrence ${o.occurrence} of this class at turn ${o.turn}, ${o.remaining} of ${o.budget} left.`;
       const scriptRung = request.tools.some((tool) => tool.name === 'write_script');
       const reply = failure
-        ? failingReply(request, failure)
+        ? failingReply(request, t, failure)
         : scriptRung
-          ? builderReply(request, () => spec.policy.decide(o), spec.builder, rationale)
-          : replyFor(request, spec.policy.decide(o), rationale);
+          ? builderReply(request, view, () => spec.policy.decide(o), spec.builder, rationale)
+          : replyFor(request, t, spec.policy.decide(o), rationale);
       const prompt = request.system + request.messages.map((m) => m.content).join('');
       const servedLog = process.env[SERVED_LOG_VARIABLE];
       // The conversation's length tells a session's calls apart (an R3 problem has many), the attempt its retries.

@@ -1,6 +1,4 @@
 import type { ChatMessage, ModelReply, StopReason, ToolSpec } from '../../core/chat/messages.js';
-import type { Inputs } from '../../core/families/family.js';
-import type { Observation } from '../../core/session/observation.js';
 
 /** Tokens one call used, as the provider reports them (or estimates, for policy agents). */
 export interface Usage {
@@ -31,13 +29,6 @@ export interface GenerateRequest {
   readonly conversationKey: string;
   /** A seed for sampling, fixed per session, turn and attempt, so local runs repeat exactly. */
   readonly sampleSeed: number;
-  /**
-   * The same information the rendered prompt carries, structured. Real
-   * providers ignore it; reference-policy agents decide from it.
-   */
-  readonly observation: Observation;
-  /** R3: the current problem's named values, shown in its message. */
-  readonly inputs?: Inputs;
   readonly signal?: AbortSignal;
 }
 

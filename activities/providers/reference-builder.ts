@@ -2,6 +2,7 @@ import { familyOfInputs } from '../../core/families/registry.js';
 import type { ChatMessage, ModelReply } from '../../core/chat/messages.js';
 import { LOOP_FORMAT_REMINDER } from '../../core/scripts/loop-messages.js';
 import type { Action } from '../../core/session/session-state.js';
+import type { AgentView } from './agent-view.js';
 import type { GenerateRequest } from './provider.js';
 import { BROKEN_SCRIPT, REFERENCE_SCRIPTS } from './reference-scripts.js';
 
@@ -49,10 +50,16 @@ function sinceProblem(messages: readonly ChatMessage[]) {
  * submits what it returned; on a class with a script it runs and submits;
  * otherwise it submits an answer that cannot score.
  */
-export function builderReply(request: GenerateRequest, decide: () => Action, faults: BuilderFaults, rationale: string): ModelReply {
-  const o = request.observation;
+export function builderReply(
+  request: GenerateRequest,
+  view: AgentView,
+  decide: () => Action,
+  faults: BuilderFaults,
+  rationale: string,
+): ModelReply {
+  const o = view.observation;
   const t = o.turn;
-  const inputs = request.inputs ?? {};
+  const inputs = view.inputs ?? {};
   const family = familyOfInputs(inputs);
   const done = sinceProblem(request.messages);
   const call = (name: string, args: Record<string, unknown>): ModelReply => ({

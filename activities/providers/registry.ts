@@ -2,6 +2,7 @@ import { InputError } from '../../core/errors.js';
 import { anthropicProvider } from './anthropic-provider.js';
 import { ggufProvider } from './gguf-provider.js';
 import { openAiChatProvider } from './openai-chat-provider.js';
+import type { AgentView } from './agent-view.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
 import { redactedError } from './redact.js';
@@ -42,7 +43,7 @@ function openaiCompatible(model: string): Provider {
 
 /** Providers by the prefix of a model id (`provider/model`). */
 const FACTORIES: Readonly<Record<string, (model: string) => Provider>> = {
-  policy: policyProvider,
+  policy: (model) => policyProvider(model),
   anthropic: (model) => anthropicProvider(model),
   openai,
   'openai-compatible': openaiCompatible,
@@ -85,11 +86,16 @@ export function createProvider(model: string): Provider {
   };
 }
 
-/** One provider instance per model id, created on first use (they may hold clients and loaded models). */
+/**
+ * One provider instance per model id, created on first use (they may hold
+ * clients and loaded models). A reference-policy agent is made for each call
+ * instead, with the view it decides from; every other provider ignores the view.
+ */
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
 
-  get(model: string): Provider {
+  get(model: string, view: AgentView): Provider {
+    if (providerName(model) === 'policy') return policyProvider(model, view);
     let provider = this.providers.get(model);
     if (!provider) {
       provider = createProvider(model);

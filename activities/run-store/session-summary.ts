@@ -2,7 +2,7 @@ import type { SessionMetrics } from '../../core/metrics/session-metrics.js';
 import type { ScriptMetrics } from '../../core/scripts/loop-metrics.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
-import type { Termination } from './transcript.js';
+import type { Termination } from '../../core/session/termination.js';
 
 /** summary.json: everything analysis needs about one session, without reading its transcript. */
 export interface SessionSummary {
@@ -36,15 +36,4 @@ export interface SessionSummary {
     readonly retriedTurns: number;
   };
   readonly finishedAt: string;
-}
-
-/** What a session workflow returns: compact, so the sweep's history stays small. */
-export interface SessionOutcome {
-  readonly sessionKey: string;
-  readonly termination: Termination;
-  readonly mechanicalFailure: boolean;
-  readonly utility: number;
-  readonly optimum: number;
-  readonly commitments: number;
-  readonly unresolved: number;
 }

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { InputError } from '../../core/errors.js';
-import { RUN_STORE_FAILURE } from '../../workflows/failures.js';
+import { RUN_STORE_FAILURE } from '../../protocol/failures.js';
 
 /*
  * File-system errors on the run directory that no retry mends. An activity

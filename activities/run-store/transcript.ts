@@ -2,25 +2,12 @@ import type { ModelReply, StopReason, ToolCall, ToolSpec } from '../../core/chat
 import type { ToolResult } from '../../core/rungs/tool-results.js';
 import type { LoopOutcome } from '../../core/scripts/agent-loop.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
+import type { Termination } from '../../core/session/termination.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import type { Usage } from '../providers/provider.js';
 import { redactRecord } from '../providers/redact.js';
 import type { ScriptOutcome } from '../sandbox/script-outcome.js';
 import { appendJsonLine, readJsonLines } from './json-files.js';
-
-/**
- * How a session ended. The mechanical failures permit a replacement run
- * (paper B.6); 'budget-exhausted' is R3's stop after the last write (B.4).
- */
-export type Termination =
-  | 'stream-end'
-  | 'budget-exhausted'
-  | 'token-cap'
-  | 'cost-cap'
-  | 'run-cost-cap'
-  | 'transport-exhausted'
-  | 'provider-error';
-export const MECHANICAL_FAILURES: readonly Termination[] = ['transport-exhausted', 'provider-error'];
 
 /** Written once, when the session is prepared: what the model is told before the first turn. */
 export interface SessionStartRecord {

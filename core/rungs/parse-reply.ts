@@ -1,16 +1,8 @@
 import type { ModelReply } from '../chat/messages.js';
-import type { DecisionFailure } from '../session/session-record.js';
+import type { DecisionFailure, ReadRule } from '../session/session-record.js';
 import type { Action } from '../session/session-state.js';
 import type { DecisionRung } from './rung.js';
 import { decisionTools, NO_ARGUMENTS } from './tools.js';
-
-/**
- * Which rule read the decision: at R0 the last `DECISION:` line ('tag'), a
- * KEEP/PASS word leading the reply ('lead') or any KEEP/PASS token ('scan'),
- * as the paper's harness read replies; 'strict' under --strict-parse; 'tool'
- * at the tool rungs.
- */
-export type ReadRule = 'tag' | 'lead' | 'scan' | 'strict' | 'tool';
 
 /** A model-level failure: the parser's own, or 'cut-off' (no decision before the output limit), which the call sets. */
 export type ModelFailure = Exclude<DecisionFailure, 'truncated'>;

@@ -1,6 +1,6 @@
 import type { Observation } from './observation.js';
 import type { DecisionRecord } from './session-record.js';
-import type { SessionSetting } from './run-session.js';
+import type { SessionSetting } from './session-state.js';
 import type { Action } from './session-state.js';
 import { SessionWalk } from './session-walk.js';
 

@@ -1,13 +1,7 @@
 import type { Policy } from '../policies/policy.js';
 import type { DecisionRecord, SessionRecord } from './session-record.js';
-import type { SessionRules } from './session-state.js';
+import type { SessionSetting } from './session-state.js';
 import { SessionWalk } from './session-walk.js';
-
-/** Rules plus what the agent is told about the class count. */
-export interface SessionSetting extends SessionRules {
-  /** N when disclosed to the agent, else null. */
-  readonly classCount: number | null;
-}
 
 /** Plays a policy through a class sequence in process, following the session rules. */
 export function runSession(classes: ArrayLike<number>, setting: SessionSetting, policy: Policy): SessionRecord {

@@ -1,4 +1,3 @@
-import type { ReadRule } from '../rungs/parse-reply.js';
 import type { Action, SessionRules } from './session-state.js';
 
 /**
@@ -18,6 +17,14 @@ export const DECISION_FAILURES = [
   'truncated',
 ] as const;
 export type DecisionFailure = (typeof DECISION_FAILURES)[number];
+
+/**
+ * Which rule read the decision: at R0 the last `DECISION:` line ('tag'), a
+ * KEEP/PASS word leading the reply ('lead') or any KEEP/PASS token ('scan'),
+ * as the paper's harness read replies; 'strict' under --strict-parse; 'tool'
+ * at the tool rungs.
+ */
+export type ReadRule = 'tag' | 'lead' | 'scan' | 'strict' | 'tool';
 
 /** One decision turn of a session. */
 export interface DecisionRecord {

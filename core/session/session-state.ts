@@ -61,3 +61,9 @@ export function advance(state: SessionState, classId: number, action?: Action): 
   if (action === 'commit') return { budget, charge, turn, held: [...held, classId], credited: credited + 1 };
   return { budget, charge, turn, held, credited };
 }
+
+/** Rules plus what the agent is told about the class count. */
+export interface SessionSetting extends SessionRules {
+  /** N when disclosed to the agent, else null. */
+  readonly classCount: number | null;
+}

@@ -1,7 +1,15 @@
 import { ClassHistory } from './class-history.js';
 import type { Observation } from './observation.js';
-import type { SessionSetting } from './run-session.js';
-import { advance, remainingBudget, startSession, turnKind, type Action, type SessionState, type TurnKind } from './session-state.js';
+import {
+  advance,
+  remainingBudget,
+  startSession,
+  turnKind,
+  type Action,
+  type SessionSetting,
+  type SessionState,
+  type TurnKind,
+} from './session-state.js';
 
 /** The item just arrived, as the walk classified it. */
 export interface Arrival {

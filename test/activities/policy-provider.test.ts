@@ -3,6 +3,7 @@ import type { Observation } from '../../core/session/observation.js';
 import { toolSpecs } from '../../core/rungs/tools.js';
 import { parseReply } from '../../core/rungs/parse-reply.js';
 import { parsePolicyAgent, policyProvider } from '../../activities/providers/policy-provider.js';
+import type { AgentView } from '../../activities/providers/agent-view.js';
 import type { GenerateRequest } from '../../activities/providers/provider.js';
 import { createProvider } from '../../activities/providers/registry.js';
 import type { Rung } from '../../core/rungs/rung.js';
@@ -25,7 +26,7 @@ const observation = (turn: number, occurrence: number): Observation => ({
   held: [],
 });
 
-const request = (rung: Rung, o: Observation, attempt = 1): GenerateRequest => ({
+const request = (rung: Rung, o: Observation, attempt = 1): AskedCall => ({
   system: 'system',
   messages: [{ role: 'user', content: 'draw' }],
   tools: toolSpecs({ rung, reskin: 'ball' }),
@@ -38,9 +39,19 @@ const request = (rung: Rung, o: Observation, attempt = 1): GenerateRequest => ({
   observation: o,
 });
 
+/** A call's request with the view the activity gives a reference agent. */
+type AskedCall = GenerateRequest & AgentView;
+
+/** A reference agent asked as the model activities ask it: made for each call, with that call's view. */
+const agentFor = (model: string) => ({
+  generate: ({ observation, inputs, ...request }: AskedCall) =>
+    policyProvider(model, { observation, ...(inputs && { inputs }) }).generate(request),
+  classify: (error: unknown) => policyProvider(model).classify(error),
+});
+
 describe('policy agents', () => {
   it.each(['R0', 'probe', 'R1', 'R2'] as const)('answer through the %s channel with well-formed decisions', async (rung) => {
-    const agent = policyProvider('policy/commit-at-2');
+    const agent = agentFor('policy/commit-at-2');
     const first = await agent.generate(request(rung, observation(1, 1)));
     const second = await agent.generate(request(rung, observation(4, 2)));
     expect(parseReply(rung, first)).toMatchObject({ resolved: true, action: 'pass' });
@@ -52,7 +63,7 @@ describe('policy agents', () => {
   });
 
   it("build at R3: write the family's script where the policy commits, run it on its class and submit what it returned, else decline", async () => {
-    const agent = policyProvider('policy/commit-at-2?hand=7&cross=8');
+    const agent = agentFor('policy/commit-at-2?hand=7&cross=8');
     const lcg = { SEED: 141, A: 2300, B: 700, M: 91700, K: 9 };
     const gold = getFamily('lcg').solve(lcg).toString();
     const problem: ChatMessage = { role: 'user', content: 'Problem 4 of 60:\n...' };
@@ -90,7 +101,7 @@ describe('policy agents', () => {
   });
 
   it('inject transport faults for the first n attempts of a turn', async () => {
-    const agent = policyProvider('policy/eager?transport=2x2');
+    const agent = agentFor('policy/eager?transport=2x2');
     await expect(agent.generate(request('R1', observation(2, 1), 1))).rejects.toThrow(/injected transport fault/);
     await expect(agent.generate(request('R1', observation(2, 1), 2))).rejects.toThrow(/attempt 2/);
     await expect(agent.generate(request('R1', observation(2, 1), 3))).resolves.toMatchObject({ toolCalls: [{ name: 'claim_solver' }] });
@@ -99,7 +110,7 @@ describe('policy agents', () => {
   });
 
   it('inject permanent faults and model-level failures', async () => {
-    const agent = policyProvider('policy/eager?permanent=3&reply=4:several-decisions,5:unknown-function');
+    const agent = agentFor('policy/eager?permanent=3&reply=4:several-decisions,5:unknown-function');
     const error = await agent.generate(request('R1', observation(3, 1))).catch((e: unknown) => e);
     expect(agent.classify(error)).toEqual({ errorClass: 'permanent' });
     expect(parseReply('R1', await agent.generate(request('R1', observation(4, 1))))).toMatchObject({ failure: 'several-decisions' });
@@ -110,7 +121,7 @@ describe('policy agents', () => {
   });
 
   it('inject a reply cut off by the output limit before any decision', async () => {
-    const agent = policyProvider('policy/eager?reply=2:cut-off');
+    const agent = agentFor('policy/eager?reply=2:cut-off');
     for (const rung of ['R0', 'probe', 'R1', 'R2'] as const) {
       const reply = await agent.generate(request(rung, observation(2, 1)));
       expect(reply.stopReason).toBe('length');

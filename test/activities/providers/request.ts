@@ -18,18 +18,6 @@ export function requestFor(
     attempt: 1,
     conversationKey: 'session-1',
     sampleSeed: 1,
-    observation: {
-      turn: 1,
-      horizon: 60,
-      budget: 3,
-      remaining: 3,
-      charge: 0,
-      classCount: 8,
-      label: 0,
-      occurrence: 1,
-      counts: [1],
-      held: [],
-    },
   };
 }
 

@@ -1,0 +1,83 @@
+import { conversation } from '../core/chat/conversation.js';
+import { parseReply } from '../core/rungs/parse-reply.js';
+import { systemPrompt } from '../core/rungs/system-prompt.js';
+import { toolResults } from '../core/rungs/tool-results.js';
+import { toolSpecs } from '../core/rungs/tools.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import { afterDecision, callsMade, observationAt, openingMessage } from '../core/session/turn-protocol.js';
+import { framingOf, isLocalModel, maxOutputTokens, sessionKey } from '../core/sweep/session-spec.js';
+import type { StepResult } from '../protocol/activities.js';
+import { callProvider, replyOnRecord } from './provider-call.js';
+import type { ProviderRegistry } from './providers/registry.js';
+import { appendRecord, type TurnRecord } from './run-store/transcript.js';
+import { reachedCap } from './session-caps.js';
+import { outOfStep, type CallSession } from './session-context.js';
+
+const exchange = (turn: TurnRecord) => ({ user: turn.user, reply: turn.reply, toolResults: turn.toolResults });
+
+/**
+ * One decision turn (R0–R2, the probe): stop if a cap is reached, call the
+ * model on the conversation rebuilt from the run store (claim check: it never
+ * passes through Temporal) under the rerun rules, read the reply into the
+ * rung's decision and record the turn. A turn already on record is returned
+ * as recorded.
+ */
+export async function decisionTurn(providers: ProviderRegistry, session: CallSession): Promise<StepResult> {
+  const { runDir, spec, transcript, move, progress } = session;
+  const rung = spec.rung;
+  if (move.kind !== 'decide' || rung === 'R3') throw outOfStep('a decision turn asked of an R3 session');
+  const t = move.call;
+  const recorded = transcript.turns.find((turn) => turn.t === t);
+  if (recorded) return { kind: 'step', progress: afterDecision(progress, recorded.decision.action), runs: [] };
+  if (transcript.turns.length !== callsMade(progress))
+    throw outOfStep(`turn ${t} is not the next decision turn (${transcript.turns.length} turns on record)`);
+
+  const previous = transcript.attemptsSinceResume(t);
+  // A reply already paid for stands, even if it took the session past a cap (as it would have, had its worker lived).
+  const cap = replyOnRecord(previous) ? undefined : await reachedCap(runDir, spec, transcript);
+  if (cap) return { kind: 'stopped', reason: cap };
+
+  const framing = framingOf(spec);
+  const user = openingMessage(framing, move, session.stream.items) as string;
+  const key = sessionKey(spec);
+  const outcome = await callProvider(
+    providers.get(spec.model, { observation: observationAt(move, session.rules) }),
+    {
+      system: systemPrompt(framing),
+      messages: conversation(transcript.turns.map(exchange), user),
+      tools: toolSpecs(framing),
+      // The paper's local models were made to call a tool at the tool rungs.
+      toolChoice: isLocalModel(spec.model) && rung !== 'R0' ? 'required' : 'auto',
+      temperature: spec.temperature,
+      maxOutputTokens: maxOutputTokens(spec),
+      conversationKey: key,
+    },
+    { runDir, spec, sessionKey: key, transcriptPath: session.transcriptPath, t, previous },
+    (reply) => parseReply(rung, reply, { strict: spec.strictParse }),
+  );
+  if (outcome.kind === 'stopped') return outcome;
+  const { response, parsed, reused } = outcome;
+  const decision: DecisionRecord = {
+    t,
+    classId: move.point.classId,
+    occurrence: move.point.observation.occurrence,
+    action: parsed.action,
+    resolved: parsed.resolved,
+    ...(parsed.resolved && { how: parsed.how }),
+    ...(parsed.failure && { failure: parsed.failure }),
+  };
+  await appendRecord(session.transcriptPath, {
+    type: 'turn',
+    at: new Date().toISOString(),
+    t,
+    user,
+    reply: { text: response.text, toolCalls: response.toolCalls },
+    toolResults: rung === 'R0' ? [] : toolResults(rung, response, parsed),
+    decision,
+    ...(parsed.detail && { detail: parsed.detail }),
+    usage: response.usage,
+    responseModel: response.responseModel,
+    ...(reused && { reused }),
+  });
+  return { kind: 'step', progress: afterDecision(progress, decision.action), runs: [] };
+}

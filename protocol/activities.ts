@@ -1,0 +1,71 @@
+import type { Termination } from '../core/session/termination.js';
+import type { Progress } from '../core/session/turn-protocol.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
+import type { SweepConfig } from '../core/sweep/sweep-config.js';
+
+/*
+ * The activities the workflows call, as contracts: the workflows proxy these
+ * types and the activities implement them, so neither imports the other.
+ * Inputs and results are compact on purpose: prompts, replies, code and
+ * attempts stay in the run store (claim check), and history stays small.
+ */
+
+export interface SessionRef {
+  readonly runDir: string;
+  readonly spec: SessionSpec;
+}
+
+/** The model's next call of a session, from the progress before it (core/session/turn-protocol.ts). */
+export interface StepInput extends SessionRef {
+  readonly progress: Progress;
+}
+
+export type StepResult =
+  /** The progress after the reply, and the positions in the reply of the accepted run_script calls, to run in order. */
+  | { readonly kind: 'step'; readonly progress: Progress; readonly runs: readonly number[] }
+  /** A cap was reached before the call, or the call failed mechanically. */
+  | { readonly kind: 'stopped'; readonly reason: Termination };
+
+export interface ModelActivities {
+  /**
+   * One model call under the rerun rules, recorded before it is returned; a
+   * call already on record, or a reply on record whose step is not, is used
+   * as recorded and never paid again.
+   */
+  takeStep(input: StepInput): Promise<StepResult>;
+}
+
+/** One run_script call: its model call and its position in the reply. */
+export interface ScriptRunInput extends SessionRef {
+  readonly call: number;
+  readonly index: number;
+}
+
+export interface ScriptActivities {
+  /** Runs the script in the sandbox and records its outcome; a failing script is an outcome, not a failure. */
+  runScript(input: ScriptRunInput): Promise<void>;
+}
+
+export interface FinishInput extends SessionRef {
+  readonly termination: Termination;
+}
+
+/** What a session workflow returns: compact, so the sweep's history stays small. */
+export interface SessionOutcome {
+  readonly sessionKey: string;
+  readonly termination: Termination;
+  readonly mechanicalFailure: boolean;
+  readonly utility: number;
+  readonly optimum: number;
+  readonly commitments: number;
+  readonly unresolved: number;
+}
+
+export interface StoreActivities {
+  /** Writes the stream and the session's opening record if not there yet, and returns the class sequence, one character each. */
+  prepareSession(input: SessionRef): Promise<{ readonly classes: string; readonly streamHash: string }>;
+  /** Scores the session from its transcript, writes its summary and end record. */
+  finishSession(input: FinishInput): Promise<SessionOutcome>;
+  /** Indices (in expandSweep order) of sessions without a summary, or whose summary is a mechanical failure. */
+  unfinishedSessions(input: { readonly runDir: string; readonly config: SweepConfig }): Promise<number[]>;
+}
