@@ -1,13 +1,19 @@
 import type { Exchange } from '../core/chat/conversation.js';
 import { loopToolResults, type ScriptRunReport } from '../core/scripts/loop-tool-results.js';
-import { readLoopCalls } from '../core/scripts/read-loop-calls.js';
-import { runKey, type Transcript } from './run-store/transcript.js';
+import { callsOfStep, runKey, type LoopStepRecord, type Transcript } from './run-store/transcript.js';
 
-/** R3's model calls as the conversation remembers them: each reply with the results of its tool calls. */
+/** Exchanges already rendered, by step record: a step's exchange never changes once its runs are on record. */
+const rendered = new WeakMap<LoopStepRecord, Exchange>();
+
+/**
+ * R3's model calls as the conversation remembers them: each reply with the
+ * results of its tool calls. A call renders only the steps not rendered by an
+ * earlier call of this process, so the conversation grows by appending.
+ */
 export function loopExchanges(transcript: Transcript, horizon: number): Exchange[] {
   const code = new Map<string, string>();
   return transcript.steps.map((step) => {
-    const calls = readLoopCalls(step.reply);
+    const calls = callsOfStep(step);
     step.outcomes.forEach((outcome, index) => {
       const call = calls[index];
       if (outcome.kind === 'written' && call?.tool === 'write_script') {
@@ -15,6 +21,8 @@ export function loopExchanges(transcript: Transcript, horizon: number): Exchange
         code.set(call.name, call.code);
       }
     });
+    const known = rendered.get(step);
+    if (known) return known;
     const runs = new Map<number, ScriptRunReport>();
     step.outcomes.forEach((_, index) => {
       const execution = transcript.executions.get(runKey(step.call, index));
@@ -35,6 +43,9 @@ export function loopExchanges(transcript: Transcript, horizon: number): Exchange
       context,
       runs,
     );
-    return { ...(step.user !== undefined && { user: step.user }), reply: step.reply, toolResults };
+    const exchange = { ...(step.user !== undefined && { user: step.user }), reply: step.reply, toolResults };
+    const complete = step.outcomes.every((outcome, index) => outcome.kind !== 'run' || runs.has(index));
+    if (complete) rendered.set(step, exchange);
+    return exchange;
   });
 }

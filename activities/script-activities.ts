@@ -1,10 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { matchesGold } from '../core/scripts/answer-match.js';
-import { readLoopCalls } from '../core/scripts/read-loop-calls.js';
 import { withHeartbeat } from './heartbeat.js';
 import type { ScriptActivities, ScriptRunInput } from '../protocol/activities.js';
 import { runLayout } from './run-store/run-layout.js';
-import { appendRecord, readTranscript, runKey, type ExecutionOutcome, type Transcript } from './run-store/transcript.js';
+import { appendRecord, callsOfStep, readTranscript, runKey, type ExecutionOutcome, type Transcript } from './run-store/transcript.js';
 import type { ScriptSandbox } from './sandbox/script-sandbox.js';
 import { loadSessionContext } from './session-context.js';
 
@@ -13,7 +12,7 @@ function codeOf(transcript: Transcript, name: string, call: number, index: numbe
   let code: string | undefined;
   for (const step of transcript.steps) {
     if (step.call > call) break;
-    const calls = readLoopCalls(step.reply);
+    const calls = callsOfStep(step);
     step.outcomes.forEach((outcome, i) => {
       const write = calls[i];
       if (outcome.kind === 'written' && write?.tool === 'write_script' && write.name === name && (step.call < call || i < index))
@@ -51,15 +50,13 @@ export function createScriptActivities(sandbox: ScriptSandbox): ScriptActivities
       if (transcript.executions.has(runKey(call, index))) return;
       const step = transcript.steps.find((recorded) => recorded.call === call);
       const outcomeKind = step?.outcomes[index]?.kind;
-      const run = step ? readLoopCalls(step.reply)[index] : undefined;
+      const run = step ? callsOfStep(step)[index] : undefined;
       if (!step || outcomeKind !== 'run' || run?.tool !== 'run_script')
         throw ApplicationFailure.nonRetryable(`call ${call} has no script run at position ${index}`, 'SessionOutOfStep');
       const code = codeOf(transcript, run.name, call, index);
       const item = (await loadSessionContext(runDir, spec)).stream.items[step.t - 1];
       if (!item) throw ApplicationFailure.nonRetryable(`problem ${step.t} is past the stream`, 'SessionOutOfStep');
-      const lost = transcript.records.filter(
-        (record) => record.type === 'execution-start' && record.call === call && record.index === index,
-      ).length;
+      const lost = transcript.executionStarts.get(runKey(call, index)) ?? 0;
       let outcome: ExecutionOutcome;
       if (lost >= SCRIPT_RUNS_BEFORE_WORKER_LOST) {
         const error = `the sandbox worker process was lost each of the ${lost} times this script ran`;

@@ -65,7 +65,8 @@ export function setTornLineReporter(next: TornLineReporter): TornLineReporter {
   return previous;
 }
 
-function reportOnce(torn: TornLine): void {
+/** Reports a torn line through the process's reporter, once per line. */
+export function reportTornLine(torn: TornLine): void {
   const key = `${torn.path}\0${torn.offset}\0${torn.bytes}`;
   if (reported.has(key)) return;
   reported.add(key);
@@ -114,7 +115,7 @@ async function appendTo(path: string, line: string, repair: boolean): Promise<bo
     const tail = await lastLine(file);
     if (tail?.torn) {
       if (!repair) return false;
-      reportOnce(await setAside(path, file, tail.offset));
+      reportTornLine(await setAside(path, file, tail.offset));
     }
     await file.appendFile(tail && !tail.torn && !tail.newline ? `\n${line}` : line);
     return true;
@@ -209,22 +210,52 @@ async function lockRepair(path: string): Promise<() => Promise<void>> {
  */
 export async function readJsonLines<T>(path: string): Promise<T[]> {
   const { records, torn } = await readJsonLinesWithTorn<T>(path);
-  if (torn) reportOnce(torn);
+  if (torn) reportTornLine(torn);
   return records;
 }
 
 /** readJsonLines for a caller that reports a torn final line itself: it is returned, not reported. */
 export async function readJsonLinesWithTorn<T>(path: string): Promise<{ records: T[]; torn: TornLine | null }> {
+  const { records, torn } = await readJsonLinesAfter<T>(path, START_OF_FILE);
+  return { records, torn };
+}
+
+/** A place in a JSONL file: a byte offset at the start of a line, and the lines before it. */
+export interface LinePosition {
+  readonly offset: number;
+  readonly line: number;
+}
+
+export const START_OF_FILE: LinePosition = { offset: 0, line: 0 };
+
+/**
+ * The records of the lines from `from` to the end of the file, and where the
+ * intact part ends: a reader that keeps `next` reads only what is appended
+ * after it. A torn final line is returned, not consumed (an append moves it
+ * away); a line that is not JSON anywhere else throws.
+ */
+export async function readJsonLinesAfter<T>(
+  path: string,
+  from: LinePosition,
+): Promise<{ records: T[]; torn: TornLine | null; next: LinePosition; size: number }> {
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], torn: null, next: START_OF_FILE, size: 0 };
+    throw error;
+  }
   let buffer: Buffer;
   try {
-    buffer = await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], torn: null };
-    throw error;
+    const { size } = await file.stat();
+    buffer = Buffer.alloc(Math.max(0, size - from.offset));
+    if (buffer.length > 0) await file.read(buffer, 0, buffer.length, from.offset);
+  } finally {
+    await file.close();
   }
   const records: T[] = [];
   let unparsed: { line: number; offset: number; error: unknown } | undefined;
-  let line = 0;
+  let line = from.line;
   let start = 0;
   while (start < buffer.length) {
     const newline = buffer.indexOf(0x0a, start);
@@ -242,8 +273,10 @@ export async function readJsonLinesWithTorn<T>(path: string): Promise<{ records:
     }
     start = end + 1;
   }
-  const torn = unparsed ? { path, line: unparsed.line, offset: unparsed.offset, bytes: buffer.length - unparsed.offset } : null;
-  return { records, torn };
+  const size = from.offset + buffer.length;
+  if (!unparsed) return { records, torn: null, next: { offset: size, line }, size };
+  const offset = from.offset + unparsed.offset;
+  return { records, torn: { path, line: unparsed.line, offset, bytes: size - offset }, next: { offset, line: unparsed.line - 1 }, size };
 }
 
 const exactNumber = (text: string): number | bigint => (!isSafeNumber(text) && isInteger(text) ? BigInt(text) : Number(text));

@@ -1,13 +1,15 @@
 import type { ModelReply, StopReason, ToolCall, ToolSpec } from '../../core/chat/messages.js';
 import type { ToolResult } from '../../core/rungs/tool-results.js';
 import type { LoopOutcome } from '../../core/scripts/agent-loop.js';
+import { readLoopCalls, type LoopCall } from '../../core/scripts/read-loop-calls.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
 import type { Termination } from '../../core/session/termination.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import type { Usage } from '../providers/provider.js';
 import { redactRecord } from '../providers/redact.js';
 import type { ScriptOutcome } from '../sandbox/script-outcome.js';
-import { appendJsonLine, readJsonLines } from './json-files.js';
+import { stat } from 'node:fs/promises';
+import { appendJsonLine, readJsonLinesAfter, reportTornLine, START_OF_FILE, type LinePosition } from './json-files.js';
 
 /** Written once, when the session is prepared: what the model is told before the first turn. */
 export interface SessionStartRecord {
@@ -143,6 +145,15 @@ export interface ExecutionRecord {
   readonly correct: boolean;
 }
 
+const parsedCalls = new WeakMap<LoopStepRecord, readonly LoopCall[]>();
+
+/** A recorded R3 step's tool calls, read once per process (records are shared by every read of their transcript). */
+export function callsOfStep(step: LoopStepRecord): readonly LoopCall[] {
+  let calls = parsedCalls.get(step);
+  if (!calls) parsedCalls.set(step, (calls = readLoopCalls(step.reply)));
+  return calls;
+}
+
 /** The key of a run_script call: its model call and its position in the reply. */
 export const runKey = (call: number, index: number) => `${call}:${index}`;
 
@@ -197,6 +208,8 @@ export interface Transcript {
   readonly steps: readonly LoopStepRecord[];
   /** R3: script runs by runKey. */
   readonly executions: ReadonlyMap<string, ExecutionRecord>;
+  /** R3: how many times each run_script call's script was started, by runKey (more than once when a sandbox worker was lost). */
+  readonly executionStarts: ReadonlyMap<string, number>;
   /** Tokens counted against the session cap over every attempt: uncached input plus output (countedTokens). */
   readonly tokensUsed: number;
   /** USD spent over every attempt whose cost is known. */
@@ -216,37 +229,129 @@ export function countedTokens(usage: Usage): number {
   return usage.inputTokens - usage.cachedInputTokens - (usage.cacheWriteTokens ?? 0) + usage.outputTokens;
 }
 
-export async function readTranscript(path: string): Promise<Transcript> {
-  const records = await readJsonLines<TranscriptRecord>(path);
-  const turns = new Map<number, TurnRecord>();
-  const steps = new Map<number, LoopStepRecord>();
-  const executions = new Map<string, ExecutionRecord>();
-  let tokensUsed = 0;
-  let costUsd = 0;
-  let lastResume = -1;
-  records.forEach((record, index) => {
-    if (record.type === 'turn' && !turns.has(record.t)) turns.set(record.t, record);
-    if (record.type === 'loop-step' && !steps.has(record.call)) steps.set(record.call, record);
-    if (record.type === 'execution' && !executions.has(runKey(record.call, record.index)))
-      executions.set(runKey(record.call, record.index), record);
-    if (record.type === 'attempt') {
-      tokensUsed += countedTokens(record.usage);
-      costUsd += record.costUsd ?? 0;
+/**
+ * A transcript folded one record at a time, so that a reader that has folded
+ * the start of the file folds only what was appended since.
+ */
+class TranscriptFold {
+  readonly records: TranscriptRecord[] = [];
+  start?: SessionStartRecord;
+  readonly turns: TurnRecord[] = [];
+  readonly steps: LoopStepRecord[] = [];
+  readonly executions = new Map<string, ExecutionRecord>();
+  readonly executionStarts = new Map<string, number>();
+  tokensUsed = 0;
+  costUsd = 0;
+  private attemptsByT = new Map<number, AttemptRecord[]>();
+  private readonly turnsSeen = new Set<number>();
+  private readonly callsSeen = new Set<number>();
+
+  add(record: TranscriptRecord): void {
+    this.records.push(record);
+    switch (record.type) {
+      case 'session':
+        this.start ??= record;
+        break;
+      case 'turn':
+        if (this.turnsSeen.has(record.t)) break;
+        this.turnsSeen.add(record.t);
+        insertInOrder(this.turns, record, (turn) => turn.t);
+        break;
+      case 'loop-step':
+        if (this.callsSeen.has(record.call)) break;
+        this.callsSeen.add(record.call);
+        insertInOrder(this.steps, record, (step) => step.call);
+        break;
+      case 'execution-start': {
+        const key = runKey(record.call, record.index);
+        this.executionStarts.set(key, (this.executionStarts.get(key) ?? 0) + 1);
+        break;
+      }
+      case 'execution': {
+        const key = runKey(record.call, record.index);
+        if (!this.executions.has(key)) this.executions.set(key, record);
+        break;
+      }
+      case 'attempt': {
+        this.tokensUsed += countedTokens(record.usage);
+        this.costUsd += record.costUsd ?? 0;
+        const attempts = this.attemptsByT.get(record.t);
+        if (attempts) attempts.push(record);
+        else this.attemptsByT.set(record.t, [record]);
+        break;
+      }
+      case 'resume':
+        this.attemptsByT = new Map();
+        break;
     }
-    if (record.type === 'resume') lastResume = index;
+  }
+
+  /** What readers get: the records so far, unaffected by what is folded later. */
+  snapshot(): Transcript {
+    const last = this.records.at(-1);
+    const attemptsByT = new Map([...this.attemptsByT].map(([t, attempts]) => [t, [...attempts]]));
+    return {
+      records: [...this.records],
+      ...(this.start && { start: this.start }),
+      turns: [...this.turns],
+      steps: [...this.steps],
+      executions: new Map(this.executions),
+      executionStarts: new Map(this.executionStarts),
+      tokensUsed: this.tokensUsed,
+      costUsd: this.costUsd,
+      attemptsSinceResume: (t) => [...(attemptsByT.get(t) ?? [])],
+      ...(last?.type === 'end' && { ended: last.termination }),
+    };
+  }
+}
+
+/** Appends, or inserts where the key belongs when a record arrives out of order (it never does from one writer). */
+function insertInOrder<T>(list: T[], item: T, key: (item: T) => number): void {
+  let at = list.length;
+  while (at > 0 && key(list[at - 1] as T) > key(item)) at--;
+  list.splice(at, 0, item);
+}
+
+/** A folded transcript, where its file's intact part ended, and the file it was read from. */
+interface Folded {
+  readonly fold: TranscriptFold;
+  next: LinePosition;
+  readonly inode: number;
+}
+
+/**
+ * Transcripts this process has read, by path, most recently used last: each
+ * model call of a session reads only the lines appended since its previous
+ * call, so a call costs the same at the end of a 300k-token session as at its
+ * start. A file that shrank (a torn line moved away) or was replaced is read
+ * again from the start. Bounded: a worker serves a window of sessions at a time.
+ */
+const folded = new Map<string, Folded>();
+const FOLDED_TRANSCRIPTS = 64;
+
+export async function readTranscript(path: string): Promise<Transcript> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
   });
-  const last = records.at(-1);
-  return {
-    records,
-    start: records.find((r): r is SessionStartRecord => r.type === 'session'),
-    turns: [...turns.values()].sort((a, b) => a.t - b.t),
-    steps: [...steps.values()].sort((a, b) => a.call - b.call),
-    executions,
-    tokensUsed,
-    costUsd,
-    attemptsSinceResume: (t) => records.slice(lastResume + 1).filter((r): r is AttemptRecord => r.type === 'attempt' && r.t === t),
-    ...(last?.type === 'end' && { ended: last.termination }),
-  };
+  if (!info) {
+    folded.delete(path);
+    return new TranscriptFold().snapshot();
+  }
+  let entry = folded.get(path);
+  if (!entry || entry.inode !== info.ino || info.size < entry.next.offset) {
+    entry = { fold: new TranscriptFold(), next: START_OF_FILE, inode: info.ino };
+  }
+  folded.delete(path);
+  folded.set(path, entry);
+  if (folded.size > FOLDED_TRANSCRIPTS) folded.delete(folded.keys().next().value as string);
+  if (info.size > entry.next.offset) {
+    const read = await readJsonLinesAfter<TranscriptRecord>(path, entry.next);
+    for (const record of read.records) entry.fold.add(record);
+    entry.next = read.next;
+    if (read.torn) reportTornLine(read.torn);
+  }
+  return entry.fold.snapshot();
 }
 
 /** Appends one record; a configured credential, in any form, never reaches the file (a reply or error that quotes one back). */

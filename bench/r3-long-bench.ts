@@ -1,0 +1,405 @@
+/*
+ * A long R3 session: one agent-loop session of about 500 model calls (the
+ * whole 60-problem stream, `r3: {end: stream-end}`, no token cap) against a
+ * scripted OpenAI-compatible model on a loopback HTTP server in this process,
+ * which answers every request after a fixed latency. Run as `allocbench sweep`
+ * runs it: the embedded dev server and in-process workers (the sandbox worker
+ * in its own process). Prints the orchestration time per call (from the
+ * loopback sending reply k to receiving request k + 1) near the start and near
+ * call 450 and per 50-call window, the session's workflow history (bytes and
+ * events, over every run of its continue-as-new chain), peak RSS and wall
+ * time. Targets: orchestration at call 450 at most 1.5× that at call 10;
+ * history under 1 MB per session.
+ *
+ * Usage: npm run bench:r3-long [-- <calls, default 500> <latency ms, default 20>]
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, Connection } from '@temporalio/client';
+import proto, { type temporal } from '@temporalio/proto';
+import { familyOfInputs } from '../core/families/registry.js';
+import { sessionKey } from '../core/sweep/session-spec.js';
+import { expandSweep, parseSweepConfig } from '../core/sweep/sweep-config.js';
+import { REFERENCE_SCRIPTS } from '../activities/providers/reference-scripts.js';
+import { readJsonIfExists } from '../activities/run-store/json-files.js';
+import { runLayout } from '../activities/run-store/run-layout.js';
+import type { SessionSummary } from '../activities/run-store/session-summary.js';
+import { runSweep } from '../cli/sweep-runner.js';
+import { startDevServer } from '../infra/dev-server.js';
+import { freePort } from '../infra/ports.js';
+import { sweepWorkflowId } from '../workflows/workflow-ids.js';
+
+// CommonJS: no named ESM exports.
+const { History, HistoryEvent } = proto.temporal.api.history.v1;
+const { EventType } = proto.temporal.api.enums.v1;
+
+const targetCalls = Number(process.argv[2] ?? 500);
+const latencyMs = Number(process.argv[3] ?? 20);
+if (!Number.isInteger(targetCalls) || targetCalls < 1) throw new Error(`calls: expected a positive integer, got ${process.argv[2]}`);
+if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new Error(`latency: expected milliseconds, got ${process.argv[3]}`);
+
+/** Writes the scripted model makes (the session's budget B): on the first problems of this many families. */
+const WRITES = 3;
+const MODEL = 'bench';
+
+// ---------------------------------------------------------------------------
+// The scripted model: OpenAI chat.completions, one tool call per reply.
+
+interface WireMessage {
+  readonly role: string;
+  readonly content?: string | null;
+  readonly tool_call_id?: string;
+  readonly tool_calls?: readonly { readonly id: string; readonly function: { readonly name: string; readonly arguments: string } }[];
+}
+
+const scriptName = (family: string) => `solve-${family}`;
+
+/**
+ * The next tool call, read from the conversation alone. Problem t of T is
+ * given calls up to round(calls × t / T) in all: it pads with list_scripts and
+ * read_script, then (on a family's first problem, while writes last)
+ * write_script, run_script when its family has a script, and submit_answer
+ * with what the script returned ('0' without one).
+ */
+function nextCall(messages: readonly WireMessage[]): { name: string; args: Record<string, unknown> } {
+  let opened = messages.length - 1;
+  while (opened >= 0 && !(messages[opened]?.role === 'user' && /^Problem \d+ of \d+/.test(messages[opened]?.content ?? ''))) opened--;
+  const problem = messages[opened]?.content ?? '';
+  const [, t, horizon] = (/^Problem (\d+) of (\d+)/.exec(problem) ?? []).map(Number);
+  if (!t || !horizon) throw new Error('scripted model: no problem message in the conversation');
+  const inputs = JSON.parse(/Named values: (.*)/.exec(problem)?.[1] ?? '{}') as Record<string, unknown>;
+  const assistant = messages.filter((m) => m.role === 'assistant');
+  const callsOf = (list: readonly WireMessage[]) => list.flatMap((m) => m.tool_calls ?? []);
+  const written = new Set(
+    callsOf(assistant)
+      .filter((call) => call.function.name === 'write_script')
+      .map((call) => (JSON.parse(call.function.arguments) as { name: string }).name),
+  );
+  const since = messages.slice(opened + 1);
+  const here = callsOf(since.filter((m) => m.role === 'assistant')).map((call) => call.function.name);
+  const family = familyOfInputs(inputs)?.name;
+  const name = family && scriptName(family);
+  const write = name !== undefined && !written.has(name) && written.size < WRITES;
+  const runnable = name !== undefined && (written.has(name) || write);
+  const sequence = [
+    ...(write && !here.includes('write_script') ? ['write_script'] : []),
+    ...(runnable && !here.includes('run_script') ? ['run_script'] : []),
+    'submit_answer',
+  ];
+  const callIndex = assistant.length + 1;
+  const due = Math.round((targetCalls * t) / horizon);
+  const started = here.includes('write_script') || here.includes('run_script');
+  const next = started || callIndex - 1 + sequence.length >= due ? (sequence[0] as string) : 'pad';
+  switch (next) {
+    case 'write_script':
+      return { name: next, args: { name, code: REFERENCE_SCRIPTS[family as keyof typeof REFERENCE_SCRIPTS] } };
+    case 'run_script':
+      return { name: next, args: { name, inputs } };
+    case 'submit_answer': {
+      const ran = callsOf(since).find((call) => call.function.name === 'run_script');
+      const result = since.find((m) => m.role === 'tool' && m.tool_call_id === ran?.id);
+      const returned = result ? (JSON.parse(result.content ?? '{}') as { ok?: boolean; returned?: unknown }) : undefined;
+      return { name: next, args: { value: returned?.ok && returned.returned !== undefined ? String(returned.returned) : '0' } };
+    }
+    default: {
+      const names = [...written];
+      const pads = here.length;
+      return pads % 2 === 0 || names.length === 0
+        ? { name: 'list_scripts', args: {} }
+        : { name: 'read_script', args: { name: names[(t + pads) % names.length] } };
+    }
+  }
+}
+
+/** One chat request as the loopback saw it: when it arrived, when its reply went out, its size, the tool it answered with. */
+interface Exchange {
+  readonly receivedAt: number;
+  sentAt: number;
+  readonly bytes: number;
+  readonly tool: string;
+}
+
+const exchanges: Exchange[] = [];
+
+function chatReply(body: { messages?: WireMessage[] }) {
+  const index = exchanges.length + 1;
+  const call = nextCall(body.messages ?? []);
+  return {
+    tool: call.name,
+    json: {
+      id: `chatcmpl-${index}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: MODEL,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            refusal: null,
+            tool_calls: [
+              { id: `call_${index}_${call.name}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+    },
+  };
+}
+
+function handle(req: IncomingMessage, res: ServerResponse) {
+  const receivedAt = performance.now();
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const send = (json: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(json));
+    };
+    if (req.method === 'GET' && req.url?.endsWith('/models')) return send({ object: 'list', data: [{ id: MODEL, object: 'model' }] });
+    const raw = Buffer.concat(chunks);
+    let reply: ReturnType<typeof chatReply>;
+    try {
+      reply = chatReply(JSON.parse(raw.toString()) as { messages?: WireMessage[] });
+    } catch (error) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: String(error), type: 'invalid_request_error', param: null, code: null } }));
+      return;
+    }
+    const exchange: Exchange = { receivedAt, sentAt: NaN, bytes: raw.length, tool: reply.tool };
+    exchanges.push(exchange);
+    setTimeout(() => {
+      exchange.sentAt = performance.now();
+      send(reply.json);
+    }, latencyMs);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Peak RSS: this process (workers in process) and its children (the sandbox worker, the dev server).
+
+/** Child processes of this one and their descendants, from /proc (Linux); empty elsewhere. */
+function descendants(pid: number): number[] {
+  try {
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+    return children.flatMap((child) => [child, ...descendants(child)]);
+  } catch {
+    return [];
+  }
+}
+
+function rssOf(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+let peakRss = process.memoryUsage().rss;
+let peakChildrenRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  peakChildrenRss = Math.max(
+    peakChildrenRss,
+    descendants(process.pid).reduce((sum, pid) => sum + rssOf(pid), 0),
+  );
+}, 100);
+sampler.unref();
+
+// ---------------------------------------------------------------------------
+// The session.
+
+const server = createServer(handle);
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const { port } = server.address() as { port: number };
+
+const config = parseSweepConfig({
+  name: 'r3-long',
+  models: [`openai-compatible/${MODEL}@http://127.0.0.1:${port}/v1`],
+  rungs: ['R3'],
+  seeds: [2000],
+  budgets: [WRITES],
+  r3: { end: 'stream-end' },
+  tokenCap: null,
+  window: 1,
+});
+const [spec] = expandSweep(config);
+if (!spec) throw new Error('empty sweep');
+
+delete process.env.TEMPORAL_ADDRESS;
+const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-r3-long-')), 'run');
+const wallStart = performance.now();
+let progress: Awaited<ReturnType<typeof runSweep>>;
+try {
+  progress = await runSweep(config, {
+    runDir,
+    temporalPort: await freePort(),
+    inProcessWorkers: true,
+    progressBar: false,
+    say: () => undefined,
+  });
+} finally {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+const wallSeconds = (performance.now() - wallStart) / 1000;
+peakRss = Math.max(peakRss, process.memoryUsage().rss);
+clearInterval(sampler);
+
+// ---------------------------------------------------------------------------
+// The session's workflow history: its dev server again on the run's SQLite file, every run of the chain.
+
+const workflowId = `${sweepWorkflowId(config)}/${sessionKey(spec)}`;
+/** Per model call, in order: the server's dispatch (scheduled → started) and the activity's own run (started → completed). */
+const stepTimings: { dispatchMs: number; activityMs: number }[] = [];
+const eventMs = (event: temporal.api.history.v1.IHistoryEvent) =>
+  Number(event.eventTime?.seconds ?? 0) * 1000 + (event.eventTime?.nanos ?? 0) / 1e6;
+function modelStepTimings(events: readonly temporal.api.history.v1.IHistoryEvent[]) {
+  const scheduled = new Map<number, number>();
+  const started = new Map<number, number>();
+  const timings: { dispatchMs: number; activityMs: number }[] = [];
+  for (const event of events) {
+    const id = Number(event.eventId);
+    const schedule = event.activityTaskScheduledEventAttributes;
+    if (schedule?.activityType?.name === 'takeStep') scheduled.set(id, eventMs(event));
+    const start = event.activityTaskStartedEventAttributes;
+    if (start && scheduled.has(Number(start.scheduledEventId))) started.set(Number(start.scheduledEventId), eventMs(event));
+    const done = event.activityTaskCompletedEventAttributes;
+    const from = done ? started.get(Number(done.scheduledEventId)) : undefined;
+    if (from !== undefined && done)
+      timings.push({ dispatchMs: from - (scheduled.get(Number(done.scheduledEventId)) as number), activityMs: eventMs(event) - from });
+  }
+  return timings;
+}
+const history = { runs: 0, listed: 0, bytes: 0, events: 0, byType: new Map<string, { events: number; bytes: number }>() };
+const temporalServer = await startDevServer({
+  dbFile: join(runLayout.temporal(runDir), 'dev.sqlite'),
+  port: await freePort(),
+  uiPort: await freePort(),
+});
+try {
+  const connection = await Connection.connect({ address: temporalServer.address });
+  try {
+    const client = new Client({ connection, namespace: temporalServer.namespace });
+    let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId;
+    while (runId) {
+      const fetched: temporal.api.history.v1.IHistory = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+      history.runs++;
+      history.bytes += History.encode(fetched).finish().length;
+      const events: temporal.api.history.v1.IHistoryEvent[] = fetched.events ?? [];
+      history.events += events.length;
+      for (const event of events) {
+        const type = EventType[event.eventType ?? 0] ?? String(event.eventType);
+        const entry = history.byType.get(type) ?? { events: 0, bytes: 0 };
+        entry.events++;
+        entry.bytes += HistoryEvent.encode(event).finish().length;
+        history.byType.set(type, entry);
+      }
+      stepTimings.unshift(...modelStepTimings(events));
+      runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+    }
+    for await (const execution of client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) {
+      if (execution.workflowId === workflowId) history.listed++;
+    }
+  } finally {
+    await connection.close();
+  }
+} finally {
+  await temporalServer.stop();
+}
+
+// ---------------------------------------------------------------------------
+// Figures.
+
+// Every exchange, for a closer look (times in ms since the process started).
+writeFileSync(join(runDir, '..', 'exchanges.json'), JSON.stringify(exchanges));
+const summary = await readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec));
+const transcriptBytes = statSync(runLayout.transcript(runDir, spec)).size;
+const calls = exchanges.length;
+/** gaps[k - 1]: orchestration after reply k, until request k + 1 arrived (k = 1 … calls − 1). */
+const gaps = exchanges.slice(1).map((next, i) => next.receivedAt - (exchanges[i] as Exchange).sentAt);
+const quantile = (values: readonly number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number);
+};
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length === 0
+    ? NaN
+    : sorted.length % 2 === 1
+      ? (sorted[Math.floor(middle)] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+/** Gaps after replies from..to (1-based, inclusive). */
+const gapsAfter = (from: number, to: number) => gaps.slice(from - 1, to);
+const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+const early = median(gapsAfter(5, 15));
+const lateCentre = Math.min(450, gaps.length - 5);
+const late = median(gapsAfter(lateCentre - 5, lateCentre + 5));
+const ratio = late / early;
+
+console.log(`R3 long-session benchmark · node ${process.version} · ${targetCalls} calls asked · model latency ${latencyMs} ms · seed 2000`);
+console.log(
+  `  session                  ${summary?.termination ?? 'no summary'}, ${calls} calls made (${summary?.script?.metrics.modelCalls ?? '?'} in the summary), ` +
+    `${summary?.script?.metrics.playedTurns ?? '?'} problems, ${summary?.script?.metrics.scriptRuns ?? '?'} script runs, ` +
+    `${summary?.script?.metrics.answeredCorrectly ?? '?'} answered correctly; sweep finished ${progress.finished}/${progress.total}`,
+);
+console.log(`  wall time                ${wallSeconds.toFixed(1)} s (dev server start and stop included)`);
+if (exchanges.length > 0) {
+  const first = exchanges[0] as Exchange;
+  const last = exchanges.at(-1) as Exchange;
+  const sessionSeconds = (last.sentAt - first.receivedAt) / 1000;
+  console.log(
+    `  session time             ${sessionSeconds.toFixed(1)} s from the first request to the last reply: ${((sessionSeconds * 1000) / calls).toFixed(1)} ms per call, ${latencyMs} ms of it the model's`,
+  );
+}
+console.log(
+  `  orchestration per call   ${ms(early)} at call 10 (median of 5–15), ${ms(late)} at call ${lateCentre} (median of ${lateCentre - 5}–${lateCentre + 5}): ` +
+    `${ratio.toFixed(2)}× (target ≤ 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT met'})`,
+);
+const around = (call: number, pick: (timing: { dispatchMs: number; activityMs: number }) => number) =>
+  median(stepTimings.slice(Math.max(0, call - 6), call + 5).map(pick));
+console.log(
+  `  where it goes            the activity's own work less the model's ${latencyMs} ms: ${ms(around(10, (t) => t.activityMs) - latencyMs)} at call 10, ` +
+    `${ms(around(lateCentre, (t) => t.activityMs) - latencyMs)} at call ${lateCentre}; the server's dispatch of the activity ` +
+    `${ms(around(10, (t) => t.dispatchMs))} and ${ms(around(lateCentre, (t) => t.dispatchMs))}`,
+);
+console.log('  per 50-call window       after replies   median   (no script run)       p90    request body at its end');
+for (let from = 1; from <= gaps.length; from += 50) {
+  const to = Math.min(from + 49, gaps.length);
+  const window = gapsAfter(from, to);
+  const withoutRuns = window.filter((_, i) => (exchanges[from - 1 + i] as Exchange).tool !== 'run_script');
+  const bytes = (exchanges[to] as Exchange | undefined)?.bytes ?? 0;
+  console.log(
+    `                           ${`${from}–${to}`.padEnd(13)} ${ms(median(window)).padStart(9)} ${ms(median(withoutRuns)).padStart(14)} ${ms(quantile(window, 0.9)).padStart(13)}    ${(bytes / 1024).toFixed(0)} KiB`,
+  );
+}
+console.log(
+  `  workflow history         ${(history.bytes / 1024).toFixed(1)} KiB, ${history.events} events over ${history.runs} run(s) of the continue-as-new chain ` +
+    `(${history.listed} listed) (target under 1 MB: ${history.bytes < 1_000_000 ? 'met' : 'NOT met'})`,
+);
+const heaviest = [...history.byType.entries()].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 4);
+for (const [type, { events, bytes }] of heaviest)
+  console.log(
+    `                           ${type.replace(/^EVENT_TYPE_/, '').padEnd(34)} ${String(events).padStart(5)} events ${(bytes / 1024).toFixed(1).padStart(8)} KiB`,
+  );
+console.log(
+  `  peak RSS                 ${mb(peakRss)} this process (workers in process); ${mb(peakChildrenRss)} its child processes (sandbox worker, dev server)`,
+);
+console.log(
+  `  transcript               ${(transcriptBytes / 1024).toFixed(0)} KiB (each model call reads only the lines appended since the previous one)`,
+);
+console.log(`  workflow id              ${workflowId}`);
+console.log(`  run directory            ${runDir} (every exchange's times in ../exchanges.json)`);
