@@ -20,10 +20,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import proto, { type temporal } from '@temporalio/proto';
-import { familyOfInputs } from '../core/families/registry.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { expandSweep, parseSweepConfig } from '../core/sweep/sweep-config.js';
-import { REFERENCE_SCRIPTS } from '../activities/providers/reference-scripts.js';
 import { readJsonIfExists } from '../activities/run-store/json-files.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
 import type { SessionSummary } from '../activities/run-store/session-summary.js';
@@ -31,6 +29,7 @@ import { runSweep } from '../cli/sweep-runner.js';
 import { startDevServer } from '../infra/dev-server.js';
 import { freePort } from '../infra/ports.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
+import { scriptedCompletion, scriptedLoopCall, type WireMessage } from './scripted-loop-model.js';
 
 // CommonJS: no named ESM exports.
 const { History, HistoryEvent } = proto.temporal.api.history.v1;
@@ -45,75 +44,6 @@ if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new Error(`latency: expe
 const WRITES = 3;
 const MODEL = 'bench';
 
-// ---------------------------------------------------------------------------
-// The scripted model: OpenAI chat.completions, one tool call per reply.
-
-interface WireMessage {
-  readonly role: string;
-  readonly content?: string | null;
-  readonly tool_call_id?: string;
-  readonly tool_calls?: readonly { readonly id: string; readonly function: { readonly name: string; readonly arguments: string } }[];
-}
-
-const scriptName = (family: string) => `solve-${family}`;
-
-/**
- * The next tool call, read from the conversation alone. Problem t of T is
- * given calls up to round(calls × t / T) in all: it pads with list_scripts and
- * read_script, then (on a family's first problem, while writes last)
- * write_script, run_script when its family has a script, and submit_answer
- * with what the script returned ('0' without one).
- */
-function nextCall(messages: readonly WireMessage[]): { name: string; args: Record<string, unknown> } {
-  let opened = messages.length - 1;
-  while (opened >= 0 && !(messages[opened]?.role === 'user' && /^Problem \d+ of \d+/.test(messages[opened]?.content ?? ''))) opened--;
-  const problem = messages[opened]?.content ?? '';
-  const [, t, horizon] = (/^Problem (\d+) of (\d+)/.exec(problem) ?? []).map(Number);
-  if (!t || !horizon) throw new Error('scripted model: no problem message in the conversation');
-  const inputs = JSON.parse(/Named values: (.*)/.exec(problem)?.[1] ?? '{}') as Record<string, unknown>;
-  const assistant = messages.filter((m) => m.role === 'assistant');
-  const callsOf = (list: readonly WireMessage[]) => list.flatMap((m) => m.tool_calls ?? []);
-  const written = new Set(
-    callsOf(assistant)
-      .filter((call) => call.function.name === 'write_script')
-      .map((call) => (JSON.parse(call.function.arguments) as { name: string }).name),
-  );
-  const since = messages.slice(opened + 1);
-  const here = callsOf(since.filter((m) => m.role === 'assistant')).map((call) => call.function.name);
-  const family = familyOfInputs(inputs)?.name;
-  const name = family && scriptName(family);
-  const write = name !== undefined && !written.has(name) && written.size < WRITES;
-  const runnable = name !== undefined && (written.has(name) || write);
-  const sequence = [
-    ...(write && !here.includes('write_script') ? ['write_script'] : []),
-    ...(runnable && !here.includes('run_script') ? ['run_script'] : []),
-    'submit_answer',
-  ];
-  const callIndex = assistant.length + 1;
-  const due = Math.round((targetCalls * t) / horizon);
-  const started = here.includes('write_script') || here.includes('run_script');
-  const next = started || callIndex - 1 + sequence.length >= due ? (sequence[0] as string) : 'pad';
-  switch (next) {
-    case 'write_script':
-      return { name: next, args: { name, code: REFERENCE_SCRIPTS[family as keyof typeof REFERENCE_SCRIPTS] } };
-    case 'run_script':
-      return { name: next, args: { name, inputs } };
-    case 'submit_answer': {
-      const ran = callsOf(since).find((call) => call.function.name === 'run_script');
-      const result = since.find((m) => m.role === 'tool' && m.tool_call_id === ran?.id);
-      const returned = result ? (JSON.parse(result.content ?? '{}') as { ok?: boolean; returned?: unknown }) : undefined;
-      return { name: next, args: { value: returned?.ok && returned.returned !== undefined ? String(returned.returned) : '0' } };
-    }
-    default: {
-      const names = [...written];
-      const pads = here.length;
-      return pads % 2 === 0 || names.length === 0
-        ? { name: 'list_scripts', args: {} }
-        : { name: 'read_script', args: { name: names[(t + pads) % names.length] } };
-    }
-  }
-}
-
 /** One chat request as the loopback saw it: when it arrived, when its reply went out, its size, the tool it answered with. */
 interface Exchange {
   readonly receivedAt: number;
@@ -125,32 +55,8 @@ interface Exchange {
 const exchanges: Exchange[] = [];
 
 function chatReply(body: { messages?: WireMessage[] }) {
-  const index = exchanges.length + 1;
-  const call = nextCall(body.messages ?? []);
-  return {
-    tool: call.name,
-    json: {
-      id: `chatcmpl-${index}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: MODEL,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: 'assistant',
-            content: null,
-            refusal: null,
-            tool_calls: [
-              { id: `call_${index}_${call.name}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } },
-            ],
-          },
-          finish_reason: 'tool_calls',
-        },
-      ],
-      usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
-    },
-  };
+  const call = scriptedLoopCall(body.messages ?? [], { calls: targetCalls, writes: WRITES });
+  return { tool: call.name, json: scriptedCompletion(call, exchanges.length + 1, MODEL) };
 }
 
 function handle(req: IncomingMessage, res: ServerResponse) {
