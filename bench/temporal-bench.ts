@@ -1,22 +1,34 @@
 /*
  * Orchestration cost: the full 24-seed R0–R2 panel (72 sessions) with a policy
  * agent through the embedded Temporal server, next to the in-process core on
- * the same panel. Prints wall time, turns per second and the per-turn
- * overhead. Target: the 72-session panel in under 60 s.
+ * the same panel. Prints wall time, turns per second, the per-turn overhead,
+ * where a turn's time goes (from the sessions' histories), the bytes persisted
+ * per session and the CPU time of this process and its children (the dev
+ * server). Target: the 72-session panel in under 60 s.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { runSession } from '../core/session/run-session.js';
 import { generateStream } from '../core/stream/generate-stream.js';
+import { sessionKey } from '../core/sweep/session-spec.js';
 import { expandSweep, parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { parsePolicyAgent } from '../activities/providers/policy-provider.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
 import { readTranscript } from '../activities/run-store/transcript.js';
 import { runSweep } from '../cli/sweep-runner.js';
 import { freePort } from '../infra/ports.js';
+import { sweepWorkflowId } from '../workflows/workflow-ids.js';
+import { median as medianOf, readWorkflowHistories } from './workflow-histories.js';
+
+/** CPU seconds of this process and of its children that have exited (the dev server, once stopped), from /proc. */
+function cpuSeconds(): { self: number; children: number } {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = (index: number) => Number(fields[index - 3] ?? 0) / 100;
+  return { self: ticks(14) + ticks(15), children: ticks(16) + ticks(17) };
+}
 
 const window = Number(process.argv[2] ?? 8);
 const config = parseSweepConfig({ name: 'bench', models: ['policy/commit-at-2'], rungs: ['R0', 'R1', 'R2'], window });
@@ -36,6 +48,7 @@ const inProcessSeconds = (performance.now() - started) / 1000;
 // Through Temporal: a fresh run directory and embedded server, as `allocbench sweep` runs it.
 delete process.env.TEMPORAL_ADDRESS;
 const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-bench-')), 'panel');
+const cpuBefore = cpuSeconds();
 const wallStart = performance.now();
 const progress = await runSweep(config, {
   runDir,
@@ -45,13 +58,16 @@ const progress = await runSweep(config, {
   say: () => undefined,
 });
 const wallSeconds = (performance.now() - wallStart) / 1000;
+const cpuAfter = cpuSeconds();
 
 // From the transcripts: when the first session started and the last ended, and the gaps between a session's turns.
 let first = Infinity;
 let last = 0;
 const gaps: number[] = [];
 let turns = 0;
+let transcriptBytes = 0;
 for (const spec of specs) {
+  transcriptBytes += statSync(runLayout.transcript(runDir, spec)).size;
   const transcript = await readTranscript(runLayout.transcript(runDir, spec));
   const times = transcript.records.map((r) => Date.parse(r.at));
   first = Math.min(first, ...times);
@@ -79,3 +95,29 @@ console.log(
   `  orchestration per turn   ${((sweepSeconds * 1000) / turns - (inProcessSeconds * 1000) / inProcessTurns).toFixed(1)} ms of wall time per turn at window ${window}`,
 );
 console.log(`  run directory            ${runDir}`);
+
+// Where a turn's time goes, and what is persisted: the sessions' histories from the run's SQLite file.
+const histories = [
+  ...(
+    await readWorkflowHistories(
+      join(runLayout.temporal(runDir), 'dev.sqlite'),
+      specs.map((spec) => `${sweepWorkflowId(config)}/${sessionKey(spec)}`),
+    )
+  ).values(),
+];
+const steps = histories.flatMap((history) => history.steps);
+const historyBytes = histories.reduce((sum, history) => sum + history.bytes, 0);
+const historyEvents = histories.reduce((sum, history) => sum + history.events, 0);
+const msOf = (pick: (step: (typeof steps)[number]) => number) => `${medianOf(steps.map(pick)).toFixed(1)} ms`;
+console.log(
+  `  where a turn goes        median per turn: workflow task ${msOf((s) => s.workflowTaskMs)}, model activity dispatch ${msOf((s) => s.dispatchMs)}, ` +
+    `model activity run ${msOf((s) => s.activityMs)} (the policy reply, run-store reads and writes, the records)`,
+);
+console.log(
+  `  persisted per session    ${(historyBytes / specs.length / 1024).toFixed(1)} KiB of Temporal history (${(historyEvents / specs.length).toFixed(0)} events), ` +
+    `${(transcriptBytes / specs.length / 1024).toFixed(1)} KiB of transcript, for ${(turns / specs.length).toFixed(1)} turns`,
+);
+console.log(
+  `  CPU                      ${(cpuAfter.self - cpuBefore.self).toFixed(1)} s this process (workers in process), ` +
+    `${(cpuAfter.children - cpuBefore.children).toFixed(1)} s its children (dev server, sandbox worker)`,
+);
