@@ -15,7 +15,7 @@ import { ensureSearchAttributes } from '../infra/search-attributes-setup.js';
 import { connectClient, connectWorker, targetFromEnv, type TemporalTarget } from '../infra/temporal-target.js';
 import { createWorkers, runWorkers } from '../workers/create-workers.js';
 import { startSandboxProcess, type SandboxProcess } from '../workers/sandbox-launcher.js';
-import { providerOf, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
+import { callsInSessionWorker, providerOf, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 import { runStoreFailureIn } from '../protocol/failures.js';
 import { SWEEP_ID } from '../protocol/search-attributes.js';
 import { sweepWorkflow, type SweepProgress } from '../workflows/sweep-workflow.js';
@@ -59,9 +59,10 @@ const DEFAULT_SANDBOX_CONCURRENCY = 2;
 /** A local GGUF model runs on this machine's cores; hosted providers take more calls at once. */
 const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = { gguf: 2 };
 
-/** Limits from the sweep config for every provider it uses. */
+/** Limits from the sweep config for every provider it uses that has its own task queue. */
 function providerLimits(config: SweepConfig) {
-  return [...new Set(config.models.map(providerOf))].map((provider) => ({
+  const queued = [...new Set(config.models.map(providerOf))].filter((provider) => !callsInSessionWorker(provider));
+  return queued.map((provider) => ({
     provider,
     concurrency: config.limits[provider]?.concurrency ?? DEFAULT_CONCURRENCY[provider] ?? 8,
     ...(config.limits[provider]?.perSecond !== undefined && { perSecond: config.limits[provider]?.perSecond }),

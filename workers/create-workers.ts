@@ -65,7 +65,8 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         namespace,
         taskQueue: SESSIONS_TASK_QUEUE,
         workflowsPath: workflowsPath(),
-        activities: createStoreActivities(),
+        // The reference agents' model calls run here, as local activities of their sessions.
+        activities: { ...createStoreActivities(), ...createModelActivities(providers) },
         interceptors: { activity: [runStoreErrors] },
       }),
     );

@@ -1,10 +1,10 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import { decodeClasses } from '../core/session/compact-codes.js';
 import type { Termination } from '../core/session/termination.js';
 import { nextMove, protocolRules, startProgress, type Progress } from '../core/session/turn-protocol.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { ModelActivities, ScriptActivities, SessionOutcome, StoreActivities } from '../protocol/activities.js';
-import { providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
+import { callsInSessionWorker, providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
 
 export interface SessionInput {
   readonly runDir: string;
@@ -31,14 +31,18 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
   const { runDir, spec } = input;
   // Reading and writing one session's files takes milliseconds; the timeout is how long a dead worker holds up the session.
   const store = proxyActivities<StoreActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
-  const model = proxyActivities<ModelActivities>({
-    taskQueue: providerTaskQueue(providerOf(spec.model)),
-    startToCloseTimeout: '30 minutes',
-    heartbeatTimeout: `${input.heartbeatSeconds}s`,
-    // The activity enforces the paper's attempt budget from its own records and sets each
-    // delay; this policy only has to keep retrying across dead workers.
-    retry: { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 },
-  });
+  // The activity enforces the paper's attempt budget from its own records and sets each
+  // delay; this policy only has to keep retrying across dead workers.
+  const retry = { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 };
+  const provider = providerOf(spec.model);
+  const model = callsInSessionWorker(provider)
+    ? proxyLocalActivities<ModelActivities>({ startToCloseTimeout: '1 minute', retry })
+    : proxyActivities<ModelActivities>({
+        taskQueue: providerTaskQueue(provider),
+        startToCloseTimeout: '30 minutes',
+        heartbeatTimeout: `${input.heartbeatSeconds}s`,
+        retry,
+      });
   const sandbox = proxyActivities<ScriptActivities>({
     taskQueue: SANDBOX_TASK_QUEUE,
     // A script is limited to seconds; a silent worker died, and the activity records that on retry.

@@ -197,6 +197,16 @@ export function policyProvider(model: string, view?: AgentView): Provider {
           ? builderReply(request, view, () => spec.policy.decide(o), spec.builder, rationale)
           : replyFor(request, t, spec.policy.decide(o), rationale);
       const prompt = request.system + request.messages.map((m) => m.content).join('');
+      // As a provider with prompt caching reports it: the conversation up to the agent's last reply is read from the cache.
+      const lastReply = request.messages.map((m) => m.role).lastIndexOf('assistant');
+      const cached =
+        lastReply < 0
+          ? ''
+          : request.system +
+            request.messages
+              .slice(0, lastReply + 1)
+              .map((m) => m.content)
+              .join('');
       const servedLog = process.env[SERVED_LOG_VARIABLE];
       // The conversation's length tells a session's calls apart (an R3 problem has many), the attempt its retries.
       if (servedLog) appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.messages.length}\t${request.attempt}\n`);
@@ -205,7 +215,7 @@ export function policyProvider(model: string, view?: AgentView): Provider {
         usage: {
           inputTokens: estimateTokens(prompt),
           outputTokens: estimateTokens(reply.text + reply.toolCalls.map((c) => c.arguments).join('')),
-          cachedInputTokens: 0,
+          cachedInputTokens: estimateTokens(cached),
         },
         usageEstimated: true,
         costUsd: spec.costUsd,

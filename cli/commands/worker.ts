@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
+import { callsInSessionWorker } from '../../protocol/task-queues.js';
 import { PROVIDER_NAMES } from '../../activities/providers/registry.js';
 import { installQuietRuntime, shutdownRuntime } from '../../infra/temporal-runtime.js';
 import { connectWorker, targetFromEnv } from '../../infra/temporal-target.js';
@@ -46,11 +47,14 @@ export function registerWorker(program: Command): void {
         connection,
         namespace: target.namespace,
         sessions: flags.sessions,
-        providers: providers.map((provider) => ({
-          provider,
-          concurrency: flags.concurrency,
-          ...(flags.perSecond && { perSecond: flags.perSecond }),
-        })),
+        // The reference agents have no queue: their calls run with the sessions.
+        providers: providers
+          .filter((provider) => !callsInSessionWorker(provider))
+          .map((provider) => ({
+            provider,
+            concurrency: flags.concurrency,
+            ...(flags.perSecond && { perSecond: flags.perSecond }),
+          })),
       });
       const stop = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

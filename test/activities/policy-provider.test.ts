@@ -100,6 +100,23 @@ describe('policy agents', () => {
     expect(await call({ ...observation(8, 1), held: [3] })).toEqual([{ tool: 'run_script', name: 'type-3', inputs: lcg }]);
   });
 
+  it('report the conversation up to their last reply as read from the prompt cache, as a caching provider would', async () => {
+    const agent = agentFor('policy/commit-at-2');
+    const first = await agent.generate(request('R1', observation(1, 1)));
+    expect(first.usage.cachedInputTokens).toBe(0);
+    const later: ChatMessage[] = [
+      { role: 'user', content: 'Problem 1 of 60: '.padEnd(400, '.') },
+      { role: 'assistant', content: 'I skip.', toolCalls: [{ id: 'call_1', name: 'skip_solver', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'call_1', content: 'Skipped.' },
+      { role: 'user', content: 'Problem 2 of 60: '.padEnd(400, '.') },
+    ];
+    const second = await agent.generate({ ...request('R1', observation(2, 1)), messages: later });
+    expect(second.usage.cachedInputTokens).toBeGreaterThan(100);
+    // What is not cached: the tool result and the new problem.
+    expect(second.usage.inputTokens - second.usage.cachedInputTokens).toBeGreaterThanOrEqual(100);
+    expect(second.usage.inputTokens - second.usage.cachedInputTokens).toBeLessThan(110);
+  });
+
   it('inject transport faults for the first n attempts of a turn', async () => {
     const agent = agentFor('policy/eager?transport=2x2');
     await expect(agent.generate(request('R1', observation(2, 1), 1))).rejects.toThrow(/injected transport fault/);
