@@ -109,10 +109,17 @@ const steps = histories.flatMap((history) => history.steps);
 const historyBytes = histories.reduce((sum, history) => sum + history.bytes, 0);
 const historyEvents = histories.reduce((sum, history) => sum + history.events, 0);
 const msOf = (pick: (step: (typeof steps)[number]) => number) => `${medianOf(steps.map(pick)).toFixed(1)} ms`;
-console.log(
-  `  where a turn goes        median per turn: workflow task ${msOf((s) => s.workflowTaskMs)}, model activity dispatch ${msOf((s) => s.dispatchMs)}, ` +
-    `model activity run ${msOf((s) => s.activityMs)} (the policy reply, run-store reads and writes, the records)`,
-);
+const eventsOf = (type: string) => histories.reduce((sum, history) => sum + (history.byType.get(type)?.events ?? 0), 0);
+if (steps.length > 0)
+  console.log(
+    `  where a turn goes        median per turn: workflow task ${msOf((s) => s.workflowTaskMs)}, model activity dispatch ${msOf((s) => s.dispatchMs)}, ` +
+      `model activity run ${msOf((s) => s.activityMs)} (the reply, run-store reads and writes, the records)`,
+  );
+else
+  console.log(
+    `  where a turn goes        the reference agent's calls ran as local activities: ${eventsOf('MARKER_RECORDED')} calls in ` +
+      `${eventsOf('WORKFLOW_TASK_COMPLETED')} workflow tasks, no activity task round trips`,
+  );
 console.log(
   `  persisted per session    ${(historyBytes / specs.length / 1024).toFixed(1)} KiB of Temporal history (${(historyEvents / specs.length).toFixed(0)} events), ` +
     `${(transcriptBytes / specs.length / 1024).toFixed(1)} KiB of transcript, for ${(turns / specs.length).toFixed(1)} turns`,

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { createModelActivities } from '../activities/model-activities.js';
 import { ProviderRegistry } from '../activities/providers/registry.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
+import { projectRoot } from '../infra/project-root.js';
 import { runStoreActivityFailure } from '../activities/run-store/store-errors.js';
 import { createStoreActivities } from '../activities/store-activities.js';
 import { providerTaskQueue, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
@@ -31,6 +33,17 @@ export interface WorkerSetup {
 export function workflowsPath(): string {
   const compiled = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
   return existsSync(compiled) ? compiled : compiled.replace(/\.js$/, '.ts');
+}
+
+/** The workflow code bundled by `npm run build` (workers/bundle-workflows.ts); tests run from source use it too. */
+export function workflowBundlePath(): string {
+  return join(projectRoot(), 'dist', 'workflow-bundle.js');
+}
+
+/** The bundle when the build made one, else the workflow sources, bundled as the worker starts. */
+function workflowCode() {
+  const bundle = workflowBundlePath();
+  return existsSync(bundle) ? { workflowBundle: { codePath: bundle } } : { workflowsPath: workflowsPath() };
 }
 
 /**
@@ -64,7 +77,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         connection,
         namespace,
         taskQueue: SESSIONS_TASK_QUEUE,
-        workflowsPath: workflowsPath(),
+        ...workflowCode(),
         // The reference agents' model calls run here, as local activities of their sessions.
         activities: { ...createStoreActivities(), ...createModelActivities(providers) },
         interceptors: { activity: [runStoreErrors] },
