@@ -180,12 +180,17 @@ async function duplicatedRecords(runDir: string, spec: SessionSpec): Promise<num
   let epoch = 0; // a replacement run (a resume after a mechanical failure) may record a turn again
   for (const record of records) {
     if (record.type === 'resume') epoch++;
+    // One record per turn, per R3 model call and per script run; an R3 problem (t) has many of the last two.
     const key =
       record.type === 'attempt'
         ? `${epoch} attempt ${record.t} ${record.attempt}`
-        : 't' in record && typeof record.t === 'number'
-          ? `${epoch} ${record.type} ${record.t}`
-          : undefined;
+        : record.type === 'loop-step'
+          ? `${epoch} loop-step ${record.call}`
+          : record.type === 'execution'
+            ? `${epoch} execution ${record.call}:${record.index}`
+            : record.type === 'turn'
+              ? `${epoch} turn ${record.t}`
+              : undefined;
     if (key === undefined) continue;
     if (seen.has(key)) duplicated++;
     seen.add(key);
