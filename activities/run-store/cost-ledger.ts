@@ -1,6 +1,5 @@
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendJsonLine } from './json-files.js';
+import { appendJsonLine, readJsonLinesAfter, START_OF_FILE, type LinePosition } from './json-files.js';
 import { withFile } from './store-errors.js';
 
 /**
@@ -16,36 +15,19 @@ export interface CostEntry {
 }
 
 const ledgerPath = (runDir: string) => join(runDir, 'costs.jsonl');
-const totals = new Map<string, { offset: number; total: number }>();
+const totals = new Map<string, { next: LinePosition; total: number }>();
 
 export async function recordCost(runDir: string, entry: CostEntry): Promise<void> {
   const path = ledgerPath(runDir);
   await withFile(path, () => appendJsonLine(path, entry));
 }
 
-/** USD spent so far by every worker of the run. */
+/** USD spent so far by every worker of the run. A line another worker is still writing waits for the next read. */
 export async function runCostUsd(runDir: string): Promise<number> {
   const path = ledgerPath(runDir);
-  const known = totals.get(path) ?? { offset: 0, total: 0 };
-  let file;
-  try {
-    file = await open(path, 'r');
-  } catch {
-    return known.total;
-  }
-  try {
-    const { size } = await file.stat();
-    if (size > known.offset) {
-      const buffer = Buffer.alloc(size - known.offset);
-      await file.read(buffer, 0, buffer.length, known.offset);
-      const text = buffer.toString('utf8');
-      const complete = text.slice(0, text.lastIndexOf('\n') + 1); // a line still being written waits for the next read
-      for (const line of complete.split('\n')) if (line.trim()) known.total += (JSON.parse(line) as CostEntry).costUsd;
-      known.offset += Buffer.byteLength(complete);
-    }
-  } finally {
-    await file.close();
-  }
-  totals.set(path, known);
-  return known.total;
+  const known = totals.get(path) ?? { next: START_OF_FILE, total: 0 };
+  const read = await readJsonLinesAfter<CostEntry>(path, known.next);
+  const total = read.records.reduce((sum, entry) => sum + entry.costUsd, known.total);
+  totals.set(path, { next: read.next, total });
+  return total;
 }

@@ -237,12 +237,12 @@ export const START_OF_FILE: LinePosition = { offset: 0, line: 0 };
 export async function readJsonLinesAfter<T>(
   path: string,
   from: LinePosition,
-): Promise<{ records: T[]; torn: TornLine | null; next: LinePosition; size: number }> {
+): Promise<{ records: T[]; torn: TornLine | null; next: LinePosition }> {
   let file: FileHandle;
   try {
     file = await open(path, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], torn: null, next: START_OF_FILE, size: 0 };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], torn: null, next: START_OF_FILE };
     throw error;
   }
   let buffer: Buffer;
@@ -274,9 +274,9 @@ export async function readJsonLinesAfter<T>(
     start = end + 1;
   }
   const size = from.offset + buffer.length;
-  if (!unparsed) return { records, torn: null, next: { offset: size, line }, size };
+  if (!unparsed) return { records, torn: null, next: { offset: size, line } };
   const offset = from.offset + unparsed.offset;
-  return { records, torn: { path, line: unparsed.line, offset, bytes: size - offset }, next: { offset, line: unparsed.line - 1 }, size };
+  return { records, torn: { path, line: unparsed.line, offset, bytes: size - offset }, next: { offset, line: unparsed.line - 1 } };
 }
 
 const exactNumber = (text: string): number | bigint => (!isSafeNumber(text) && isInteger(text) ? BigInt(text) : Number(text));
