@@ -7,7 +7,7 @@ import type { DecisionRecord } from '../core/session/session-record.js';
 import { afterDecision, callsMade, observationAt, openingMessage } from '../core/session/turn-protocol.js';
 import { framingOf, isLocalModel, maxOutputTokens, sessionKey } from '../core/sweep/session-spec.js';
 import type { StepResult } from '../protocol/activities.js';
-import { callProvider, replyOnRecord } from './provider-call.js';
+import { callProvider } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { appendRecord, type TurnRecord } from './run-store/transcript.js';
 import { reachedCap } from './session-caps.js';
@@ -33,8 +33,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
     throw outOfStep(`turn ${t} is not the next decision turn (${transcript.turns.length} turns on record)`);
 
   const previous = transcript.attemptsSinceResume(t);
-  // A reply already paid for stands, even if it took the session past a cap (as it would have, had its worker lived).
-  const cap = replyOnRecord(previous) ? undefined : await reachedCap(runDir, spec, transcript);
+  const cap = await reachedCap(runDir, spec, transcript, previous);
   if (cap) return { kind: 'stopped', reason: cap };
 
   const framing = framingOf(spec);

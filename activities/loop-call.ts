@@ -7,7 +7,7 @@ import { headOf, readLoopCalls } from '../core/scripts/read-loop-calls.js';
 import { afterLoopReply, observationAt, openingMessage } from '../core/session/turn-protocol.js';
 import { framingOf, sessionKey } from '../core/sweep/session-spec.js';
 import type { StepResult } from '../protocol/activities.js';
-import { callProvider, replyOnRecord } from './provider-call.js';
+import { callProvider } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { loopExchanges } from './loop-conversation.js';
 import { appendRecord, countedTokens } from './run-store/transcript.js';
@@ -38,8 +38,7 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
     throw outOfStep(`call ${call} is not the next R3 call (${transcript.steps.length} on record)`);
 
   const previous = transcript.attemptsSinceResume(call);
-  // A reply already paid for stands, even if it took the session past a cap (as it would have, had its worker lived).
-  const cap = replyOnRecord(previous) ? undefined : await reachedCap(runDir, spec, transcript);
+  const cap = await reachedCap(runDir, spec, transcript, previous);
   if (cap) return { kind: 'stopped', reason: cap };
 
   const item = session.stream.items[state.t - 1] as (typeof session.stream.items)[number];

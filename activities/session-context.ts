@@ -1,6 +1,4 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { FAMILY_NAMES } from '../core/families/family.js';
-import type { SessionSetting } from '../core/session/session-state.js';
 import { nextMove, protocolRules, type AskMove, type Progress, type ProtocolRules } from '../core/session/turn-protocol.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
@@ -13,23 +11,19 @@ import { readTranscript, type Transcript } from './run-store/transcript.js';
 export interface SessionContext {
   readonly stream: Stream;
   readonly classes: number[];
-  readonly setting: SessionSetting;
+  readonly rules: ProtocolRules;
 }
 
 export async function loadSessionContext(runDir: string, spec: SessionSpec): Promise<SessionContext> {
   const stream = await ensureStream(runDir, spec);
-  return {
-    stream,
-    classes: classSequence(stream),
-    setting: { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length },
-  };
+  const classes = classSequence(stream);
+  return { stream, classes, rules: protocolRules(spec, classes) };
 }
 
 /** Everything a model call of a session needs: its context, its transcript so far and the call the protocol asks for. */
 export interface CallSession extends SessionRef, SessionContext {
   readonly transcriptPath: string;
   readonly transcript: Transcript;
-  readonly rules: ProtocolRules;
   readonly progress: Progress;
   readonly move: AskMove;
 }
@@ -39,9 +33,8 @@ export const outOfStep = (message: string) => ApplicationFailure.nonRetryable(me
 
 export async function loadCallSession({ runDir, spec }: SessionRef, progress: Progress): Promise<CallSession> {
   const context = await loadSessionContext(runDir, spec);
-  const rules = protocolRules(spec, context.classes);
-  const move = nextMove(progress, rules);
+  const move = nextMove(progress, context.rules);
   if (move.kind === 'done') throw outOfStep(`the session is over (${move.reason}): no model call comes next`);
   const transcriptPath = runLayout.transcript(runDir, spec);
-  return { runDir, spec, ...context, transcriptPath, transcript: await readTranscript(transcriptPath), rules, progress, move };
+  return { runDir, spec, ...context, transcriptPath, transcript: await readTranscript(transcriptPath), progress, move };
 }

@@ -66,7 +66,7 @@ export function createStoreActivities(): StoreActivities {
      * summary.json and the end record.
      */
     async finishSession({ runDir, spec, termination }: FinishInput): Promise<SessionOutcome> {
-      const { stream, classes, setting } = await loadSessionContext(runDir, spec);
+      const { stream, classes, rules: setting } = await loadSessionContext(runDir, spec);
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
       const rules = { budget: spec.budget, charge: spec.charge };
