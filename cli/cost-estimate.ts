@@ -1,4 +1,3 @@
-import { FAMILY_NAMES } from '../core/families/family.js';
 import { commitAtK } from '../core/policies/commit-at-k.js';
 import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
@@ -15,7 +14,7 @@ import {
   startProgress,
 } from '../core/session/turn-protocol.js';
 import { streamForSpec } from '../activities/run-store/stream-store.js';
-import type { Stream } from '../core/stream/stream.js';
+import { classSequence, type Stream } from '../core/stream/stream.js';
 import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
 import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { costOf } from '../activities/providers/prices.js';
@@ -52,10 +51,7 @@ const TYPICAL_TOOL_RESULT = '{"ok":true,"returned":"123456789","tokens_remaining
  */
 function callOpenings(spec: SessionSpec, stream: Stream, decide: Decide): string[] {
   const framing = framingOf(spec);
-  const rules = protocolRules(
-    spec,
-    stream.items.map((item) => FAMILY_NAMES.indexOf(item.family)),
-  );
+  const rules = protocolRules(spec, classSequence(stream));
   const openings: string[] = [];
   let progress = startProgress(spec.rung);
   let last: LoopCallHead['tool'] | null = null;

@@ -151,7 +151,8 @@ function failingReply(request: GenerateRequest, turn: number, failure: ReplyFail
   }
 }
 
-const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+/** A token estimate from a character count: four characters a token. */
+const tokensOf = (chars: number) => Math.ceil(chars / 4);
 
 /** Why a policy agent cannot play a session, or null. The Bayesian comparator needs N disclosed. */
 export function policyAgentLimitation(model: string, announceN: boolean): string | null {
@@ -196,26 +197,20 @@ export function policyProvider(model: string, view?: AgentView): Provider {
         : scriptRung
           ? builderReply(request, view, () => spec.policy.decide(o), spec.builder, rationale)
           : replyFor(request, t, spec.policy.decide(o), rationale);
-      const prompt = request.system + request.messages.map((m) => m.content).join('');
+      // Characters of the prompt up to and including each message; the system prompt comes first.
+      let chars = request.system.length;
+      const through = request.messages.map((m) => (chars += m.content.length));
       // As a provider with prompt caching reports it: the conversation up to the agent's last reply is read from the cache.
       const lastReply = request.messages.map((m) => m.role).lastIndexOf('assistant');
-      const cached =
-        lastReply < 0
-          ? ''
-          : request.system +
-            request.messages
-              .slice(0, lastReply + 1)
-              .map((m) => m.content)
-              .join('');
       const servedLog = process.env[SERVED_LOG_VARIABLE];
       // The conversation's length tells a session's calls apart (an R3 problem has many), the attempt its retries.
       if (servedLog) appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.messages.length}\t${request.attempt}\n`);
       return {
         ...reply,
         usage: {
-          inputTokens: estimateTokens(prompt),
-          outputTokens: estimateTokens(reply.text + reply.toolCalls.map((c) => c.arguments).join('')),
-          cachedInputTokens: estimateTokens(cached),
+          inputTokens: tokensOf(chars),
+          outputTokens: tokensOf(reply.text.length + reply.toolCalls.reduce((sum, c) => sum + c.arguments.length, 0)),
+          cachedInputTokens: lastReply < 0 ? 0 : tokensOf(through[lastReply] as number),
         },
         usageEstimated: true,
         costUsd: spec.costUsd,

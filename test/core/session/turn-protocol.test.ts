@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { FAMILY_NAMES } from '../../../core/families/family.js';
 import { commitAtK } from '../../../core/policies/commit-at-k.js';
 import { runSession } from '../../../core/session/run-session.js';
 import {
@@ -14,6 +13,7 @@ import {
   type Progress,
 } from '../../../core/session/turn-protocol.js';
 import { generateStream } from '../../../core/stream/generate-stream.js';
+import { classSequence } from '../../../core/stream/stream.js';
 import { framingOf } from '../../../core/sweep/session-spec.js';
 import { expandSweep, parseSweepConfig } from '../../../core/sweep/sweep-config.js';
 
@@ -23,10 +23,7 @@ describe('the turn protocol', () => {
   it("walks a decision rung's turns as the in-process engine plays them, one call per decision turn", () => {
     const spec = r1 ?? expect.unreachable();
     const stream = generateStream(spec.seed, spec.stream);
-    const rules = protocolRules(
-      spec,
-      stream.items.map((item) => FAMILY_NAMES.indexOf(item.family)),
-    );
+    const rules = protocolRules(spec, classSequence(stream));
     const policy = commitAtK(2);
     const asked: { t: number; action: string; opening: string }[] = [];
     let progress: Progress = startProgress('R1');
@@ -47,10 +44,7 @@ describe('the turn protocol', () => {
   it('makes R3 a sequence of loop calls that opens with the problem, then tool results, and ends after the B-th write', () => {
     const spec = r3 ?? expect.unreachable();
     const stream = generateStream(spec.seed, spec.stream);
-    const rules = protocolRules(
-      spec,
-      stream.items.map((item) => FAMILY_NAMES.indexOf(item.family)),
-    );
+    const rules = protocolRules(spec, classSequence(stream));
     let progress: Progress = startProgress('R3');
     const openings: (string | undefined)[] = [];
     // Write on every problem: each write is one call, so the B-th call spends the budget.
