@@ -26,7 +26,8 @@ import type { SessionSummary } from '../activities/run-store/session-summary.js'
 import { runSweep } from '../cli/sweep-runner.js';
 import { freePort } from '../infra/ports.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
-import { median, readWorkflowHistories } from './workflow-histories.js';
+import { quantileOf } from '../analysis/stats/percentile.js';
+import { readWorkflowHistories } from './workflow-histories.js';
 import { scriptedCompletion, scriptedLoopCall, type WireMessage } from './scripted-loop-model.js';
 
 const targetCalls = Number(process.argv[2] ?? 500);
@@ -173,10 +174,7 @@ const transcriptBytes = statSync(runLayout.transcript(runDir, spec)).size;
 const calls = exchanges.length;
 /** gaps[k - 1]: orchestration after reply k, until request k + 1 arrived (k = 1 … calls − 1). */
 const gaps = exchanges.slice(1).map((next, i) => next.receivedAt - (exchanges[i] as Exchange).sentAt);
-const quantile = (values: readonly number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number);
-};
+const median = (values: readonly number[]) => quantileOf(values, 0.5);
 /** Gaps after replies from..to (1-based, inclusive). */
 const gapsAfter = (from: number, to: number) => gaps.slice(from - 1, to);
 const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
@@ -220,7 +218,7 @@ for (let from = 1; from <= gaps.length; from += 50) {
   const withoutRuns = window.filter((_, i) => (exchanges[from - 1 + i] as Exchange).tool !== 'run_script');
   const bytes = (exchanges[to] as Exchange | undefined)?.bytes ?? 0;
   console.log(
-    `                           ${`${from}–${to}`.padEnd(13)} ${ms(median(window)).padStart(9)} ${ms(median(withoutRuns)).padStart(14)} ${ms(quantile(window, 0.9)).padStart(13)}    ${(bytes / 1024).toFixed(0)} KiB`,
+    `                           ${`${from}–${to}`.padEnd(13)} ${ms(median(window)).padStart(9)} ${ms(median(withoutRuns)).padStart(14)} ${ms(quantileOf(window, 0.9)).padStart(13)}    ${(bytes / 1024).toFixed(0)} KiB`,
   );
 }
 console.log(

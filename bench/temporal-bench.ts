@@ -21,7 +21,8 @@ import { readTranscript } from '../activities/run-store/transcript.js';
 import { runSweep } from '../cli/sweep-runner.js';
 import { freePort } from '../infra/ports.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
-import { median as medianOf, readWorkflowHistories } from './workflow-histories.js';
+import { quantileOf } from '../analysis/stats/percentile.js';
+import { readWorkflowHistories } from './workflow-histories.js';
 
 /** CPU seconds of this process and of its children that have exited (the dev server, once stopped), from /proc. */
 function cpuSeconds(): { self: number; children: number } {
@@ -108,7 +109,7 @@ const histories = [
 const steps = histories.flatMap((history) => history.steps);
 const historyBytes = histories.reduce((sum, history) => sum + history.bytes, 0);
 const historyEvents = histories.reduce((sum, history) => sum + history.events, 0);
-const msOf = (pick: (step: (typeof steps)[number]) => number) => `${medianOf(steps.map(pick)).toFixed(1)} ms`;
+const msOf = (pick: (step: (typeof steps)[number]) => number) => `${quantileOf(steps.map(pick), 0.5).toFixed(1)} ms`;
 const eventsOf = (type: string) => histories.reduce((sum, history) => sum + (history.byType.get(type)?.events ?? 0), 0);
 if (steps.length > 0)
   console.log(

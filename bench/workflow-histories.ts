@@ -99,12 +99,3 @@ export async function readWorkflowHistories(dbFile: string, workflowIds: readonl
   }
   return histories;
 }
-
-export function median(values: readonly number[]): number {
-  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  if (sorted.length === 0) return NaN;
-  return sorted.length % 2 === 1
-    ? (sorted[Math.floor(middle)] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}

@@ -14,3 +14,9 @@ export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number
   if (low === m - 1) return below;
   return below + (h - low) * ((sorted[low + 1] as number) - below);
 }
+
+/** The p-quantile (as percentileOfSorted) of values in any order, NaNs left out; NaN when none is left. */
+export function quantileOf(values: readonly number[], p: number): number {
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : percentileOfSorted(sorted, p);
+}
