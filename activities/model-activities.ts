@@ -10,8 +10,8 @@ import { loadCallSession } from './session-context.js';
  */
 export function createModelActivities(providers: ProviderRegistry): ModelActivities {
   return {
-    async takeStep({ runDir, spec, progress }) {
-      const session = await loadCallSession({ runDir, spec }, progress);
+    async takeStep({ runDir, session: name, progress }) {
+      const session = await loadCallSession({ runDir, session: name }, progress);
       return session.move.kind === 'decide' ? decisionTurn(providers, session) : loopCall(providers, session);
     },
   };

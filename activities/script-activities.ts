@@ -2,10 +2,9 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { matchesGold } from '../core/scripts/answer-match.js';
 import { withHeartbeat } from './heartbeat.js';
 import type { ScriptActivities, ScriptRunInput } from '../protocol/activities.js';
-import { runLayout } from './run-store/run-layout.js';
 import { appendRecord, callsOfStep, readTranscript, runKey, type ExecutionOutcome, type Transcript } from './run-store/transcript.js';
 import type { ScriptSandbox } from './sandbox/script-sandbox.js';
-import { loadSessionContext } from './session-context.js';
+import { loadSessionContext, openSession } from './session-context.js';
 
 /** The source a run uses: the last accepted write of that name before the run_script call. */
 function codeOf(transcript: Transcript, name: string, call: number, index: number): string {
@@ -44,9 +43,8 @@ export const SCRIPT_RUNS_BEFORE_WORKER_LOST = 3;
  */
 export function createScriptActivities(sandbox: ScriptSandbox): ScriptActivities {
   return {
-    async runScript({ runDir, spec, call, index }: ScriptRunInput): Promise<void> {
-      const path = runLayout.transcript(runDir, spec);
-      const transcript = await readTranscript(path);
+    async runScript({ runDir, session, call, index }: ScriptRunInput): Promise<void> {
+      const { spec, transcriptPath: path, transcript } = await openSession({ runDir, session });
       if (transcript.executions.has(runKey(call, index))) return;
       const step = transcript.steps.find((recorded) => recorded.call === call);
       const outcomeKind = step?.outcomes[index]?.kind;

@@ -20,21 +20,35 @@ export async function loadSessionContext(runDir: string, spec: SessionSpec): Pro
   return { stream, classes, rules: protocolRules(spec, classes) };
 }
 
-/** Everything a model call of a session needs: its context, its transcript so far and the call the protocol asks for. */
-export interface CallSession extends SessionRef, SessionContext {
+/** A prepared session's transcript so far and the settings its opening record holds. */
+export interface OpenSession {
+  readonly runDir: string;
+  readonly spec: SessionSpec;
   readonly transcriptPath: string;
   readonly transcript: Transcript;
-  readonly progress: Progress;
-  readonly move: AskMove;
 }
 
 /** A call the session's records do not line up with: a bug or a mixed-up run directory, never retried. */
 export const outOfStep = (message: string) => ApplicationFailure.nonRetryable(message, 'SessionOutOfStep');
 
-export async function loadCallSession({ runDir, spec }: SessionRef, progress: Progress): Promise<CallSession> {
-  const context = await loadSessionContext(runDir, spec);
+export async function openSession({ runDir, session }: SessionRef): Promise<OpenSession> {
+  const transcriptPath = runLayout.transcript(runDir, session);
+  const transcript = await readTranscript(transcriptPath);
+  if (!transcript.start) throw outOfStep(`${transcriptPath}: no opening record (the session was never prepared)`);
+  return { runDir, spec: transcript.start.spec, transcriptPath, transcript };
+}
+
+/** Everything a model call of a session needs: its context, its transcript so far and the call the protocol asks for. */
+export interface CallSession extends OpenSession, SessionContext {
+  readonly transcript: Transcript;
+  readonly progress: Progress;
+  readonly move: AskMove;
+}
+
+export async function loadCallSession(ref: SessionRef, progress: Progress): Promise<CallSession> {
+  const session = await openSession(ref);
+  const context = await loadSessionContext(session.runDir, session.spec);
   const move = nextMove(progress, context.rules);
   if (move.kind === 'done') throw outOfStep(`the session is over (${move.reason}): no model call comes next`);
-  const transcriptPath = runLayout.transcript(runDir, spec);
-  return { runDir, spec, ...context, transcriptPath, transcript: await readTranscript(transcriptPath), progress, move };
+  return { ...session, ...context, progress, move };
 }

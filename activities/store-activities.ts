@@ -10,10 +10,10 @@ import { runLayout } from './run-store/run-layout.js';
 import type { SessionSummary } from './run-store/session-summary.js';
 import { withFile } from './run-store/store-errors.js';
 import { MECHANICAL_FAILURES } from '../core/session/termination.js';
-import type { FinishInput, SessionOutcome, SessionRef, StoreActivities } from '../protocol/activities.js';
+import type { FinishInput, SessionOutcome, SessionSetup, StoreActivities } from '../protocol/activities.js';
 import { appendRecord, readTranscript, type AttemptRecord } from './run-store/transcript.js';
 import { scoreLoopSession } from './script-summary.js';
-import { loadSessionContext } from './session-context.js';
+import { loadSessionContext, openSession } from './session-context.js';
 
 const now = () => new Date().toISOString();
 
@@ -33,7 +33,7 @@ export function createStoreActivities(): StoreActivities {
      * tools) if they are not there yet, marks a replacement run after a
      * mechanical failure, and returns the class sequence — all the workflow needs.
      */
-    async prepareSession({ runDir, spec }: SessionRef): Promise<{ classes: string; streamHash: string }> {
+    async prepareSession({ runDir, spec }: SessionSetup): Promise<{ classes: string; streamHash: string }> {
       const { stream, classes } = await loadSessionContext(runDir, spec);
       const path = runLayout.transcript(runDir, spec);
       const transcript = await readTranscript(path);
@@ -65,10 +65,9 @@ export function createStoreActivities(): StoreActivities {
      * reached count as truncated; R3 from its model calls and script runs), writes
      * summary.json and the end record.
      */
-    async finishSession({ runDir, spec, termination }: FinishInput): Promise<SessionOutcome> {
+    async finishSession({ runDir, session, termination }: FinishInput): Promise<SessionOutcome> {
+      const { spec, transcriptPath: path, transcript } = await openSession({ runDir, session });
       const { stream, classes, rules: setting } = await loadSessionContext(runDir, spec);
-      const path = runLayout.transcript(runDir, spec);
-      const transcript = await readTranscript(path);
       const rules = { budget: spec.budget, charge: spec.charge };
       const script = spec.rung === 'R3' ? scoreLoopSession(transcript, classes, spec.budget) : undefined;
       const complete = script

@@ -222,7 +222,8 @@ for (let from = 1; from <= gaps.length; from += 50) {
   );
 }
 console.log(
-  `  workflow history         ${(history.bytes / 1024).toFixed(1)} KiB, ${history.events} events over ${history.runs} run(s) of the continue-as-new chain ` +
+  `  workflow history         ${(history.bytes / 1024).toFixed(1)} KiB (${(history.bytes / calls).toFixed(0)} B per call), ${history.events} events ` +
+    `over ${history.runs} run(s) of the continue-as-new chain, the largest ${(history.largestRunBytes / 1024).toFixed(1)} KiB ` +
     `(target under 1 MB: ${history.bytes < 1_000_000 ? 'met' : 'NOT met'})`,
 );
 const heaviest = [...history.byType.entries()].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 4);

@@ -23,6 +23,8 @@ export interface StepTiming {
 export interface WorkflowHistory {
   readonly runs: number;
   readonly bytes: number;
+  /** The largest single run: what Temporal holds and a worker replays at once. */
+  readonly largestRunBytes: number;
   readonly events: number;
   readonly byType: ReadonlyMap<string, { readonly events: number; readonly bytes: number }>;
   /** One per model call (takeStep), in order. */
@@ -70,6 +72,7 @@ export async function readWorkflowHistories(dbFile: string, workflowIds: readonl
         const history = {
           runs: 0,
           bytes: 0,
+          largestRunBytes: 0,
           events: 0,
           byType: new Map<string, { events: number; bytes: number }>(),
           steps: [] as StepTiming[],
@@ -79,7 +82,9 @@ export async function readWorkflowHistories(dbFile: string, workflowIds: readonl
           const fetched = await client.workflow.getHandle(workflowId, runId).fetchHistory();
           const events: Event[] = fetched.events ?? [];
           history.runs++;
-          history.bytes += History.encode(fetched).finish().length;
+          const bytes = History.encode(fetched).finish().length;
+          history.bytes += bytes;
+          history.largestRunBytes = Math.max(history.largestRunBytes, bytes);
           history.events += events.length;
           for (const event of events) {
             const type = (EventType[event.eventType ?? 0] ?? String(event.eventType)).replace(/^EVENT_TYPE_/, '');

@@ -55,6 +55,10 @@ function scriptTable(cells: RunResults['cells']): string {
       percent(s?.scriptSuccessRate ?? null),
       `${s?.rawAnswers ?? 0} (${percent(s?.rawAccuracy ?? null)} correct)`,
       `${s?.zeroBuildSessions ?? 0}/${s?.sessions ?? 0}`,
+      fixed(s?.callsPerProblem ?? null),
+      String(s?.writesRefused ?? 0),
+      String(s?.forcedAdvances ?? 0),
+      `${s?.answeredCorrectly ?? 0}/${s?.problemsShown ?? 0}`,
     ];
   });
   const header = [
@@ -68,6 +72,10 @@ function scriptTable(cells: RunResults['cells']): string {
     'script success',
     'raw answers',
     'zero-build seeds',
+    'calls/problem',
+    'refused writes',
+    'forced advances',
+    'answered correctly',
   ];
   return table(header, rows, [0]);
 }

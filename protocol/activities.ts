@@ -10,9 +10,21 @@ import type { SweepConfig } from '../core/sweep/sweep-config.js';
  * attempts stay in the run store (claim check), and history stays small.
  */
 
-export interface SessionRef {
+/** What prepareSession needs: the run directory and the session's settings, which it records in the transcript's opening record. */
+export interface SessionSetup {
   readonly runDir: string;
   readonly spec: SessionSpec;
+}
+
+/**
+ * A prepared session as its later activities find it: the run directory and
+ * the session's folder in it (sessionDirName). The settings are read back from
+ * the opening record, so the hundreds of calls of an R3 session do not each
+ * carry them into history.
+ */
+export interface SessionRef {
+  readonly runDir: string;
+  readonly session: string;
 }
 
 /** The model's next call of a session, from the progress before it (core/session/turn-protocol.ts). */
@@ -63,7 +75,7 @@ export interface SessionOutcome {
 
 export interface StoreActivities {
   /** Writes the stream and the session's opening record if not there yet, and returns the class sequence, one character each. */
-  prepareSession(input: SessionRef): Promise<{ readonly classes: string; readonly streamHash: string }>;
+  prepareSession(input: SessionSetup): Promise<{ readonly classes: string; readonly streamHash: string }>;
   /** Scores the session from its transcript, writes its summary and end record. */
   finishSession(input: FinishInput): Promise<SessionOutcome>;
   /** Indices (in expandSweep order) of sessions without a summary, or whose summary is a mechanical failure. */

@@ -2,9 +2,16 @@ import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } fr
 import { decodeClasses } from '../core/session/compact-codes.js';
 import type { Termination } from '../core/session/termination.js';
 import { nextMove, protocolRules, startProgress, type Progress } from '../core/session/turn-protocol.js';
-import type { SessionSpec } from '../core/sweep/session-spec.js';
+import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { ModelActivities, ScriptActivities, SessionOutcome, StoreActivities } from '../protocol/activities.js';
 import { callsInSessionWorker, providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
+
+/**
+ * A run of the session continues as new past this much history, or earlier
+ * where Temporal suggests it, so no run's history reaches 1 MB: Temporal's own
+ * suggestion comes at 4096 events, about 640 R3 calls and 870 KiB.
+ */
+const HISTORY_BYTES_PER_RUN = 512 * 1024;
 
 export interface SessionInput {
   readonly runDir: string;
@@ -51,6 +58,7 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
     retry: { initialInterval: '1s', maximumAttempts: 10 },
   });
   const code = input.classes ?? (await store.prepareSession({ runDir, spec })).classes;
+  const session = { runDir, session: sessionDirName(spec) };
   const rules = protocolRules(spec, decodeClasses(code));
   let progress = input.progress ?? startProgress(spec.rung);
   let termination: Termination;
@@ -60,16 +68,17 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
       termination = move.reason;
       break;
     }
-    const result = await model.takeStep({ runDir, spec, progress });
+    const result = await model.takeStep({ ...session, progress });
     if (result.kind === 'stopped') {
       termination = result.reason;
       break;
     }
-    for (const index of result.runs) await sandbox.runScript({ runDir, spec, call: move.call, index });
+    for (const index of result.runs) await sandbox.runScript({ ...session, call: move.call, index });
     progress = result.progress;
-    if (workflowInfo().continueAsNewSuggested) {
+    const { continueAsNewSuggested, historySize } = workflowInfo();
+    if (continueAsNewSuggested || historySize > HISTORY_BYTES_PER_RUN) {
       return continueAsNew<typeof sessionWorkflow>({ ...input, classes: code, progress });
     }
   }
-  return store.finishSession({ runDir, spec, termination });
+  return store.finishSession({ ...session, termination });
 }

@@ -160,7 +160,7 @@ export function scriptTable(arms: readonly Arm[]): Table {
   return {
     id: 'r3-builds',
     title: 'R3: builds, reuse and script success',
-    caption: `Scripts written counts every write (rewrites included); the commitments are the hidden classes with a script authored on them, and first-sight is their share built at the class's first occurrence, with its per-arm interval; lateness in within-class occurrences; refused runs are cross-class run_script calls refused without executing (n_cross_class_run_refused); script success is the share of script runs (tests and reruns) returning the gold answer. ${BOOTSTRAP}`,
+    caption: `Scripts written counts every write (rewrites included); the commitments are the hidden classes with a script authored on them, and first-sight is their share built at the class's first occurrence, with its per-arm interval; lateness in within-class occurrences; refused runs are cross-class run_script calls refused without executing (n_cross_class_run_refused); script success is the share of script runs (tests and reruns) returning the gold answer; refused writes came with no writes left; a forced advance moved on after two replies without a tool call; answered correctly counts problems shown, a diagnostic only (the paper gives R3 no Score). ${BOOTSTRAP}`,
     columns: [
       { name: 'Arm', format: 'text' },
       { name: 'Scripts written', format: 'integer' },
@@ -173,6 +173,10 @@ export function scriptTable(arms: readonly Arm[]): Table {
       { name: 'Raw answers', format: 'integer' },
       { name: 'Raw accuracy', format: 'percent' },
       { name: 'Zero-build seeds', format: 'text' },
+      { name: 'Calls per problem', format: 'fixed' },
+      { name: 'Refused writes', format: 'integer' },
+      { name: 'Forced advances', format: 'integer' },
+      { name: 'Answered correctly', format: 'text' },
     ],
     rows: r3.map((arm) => {
       const summary = summarizeArm('R3', arm.sessions);
@@ -189,6 +193,10 @@ export function scriptTable(arms: readonly Arm[]): Table {
         s?.rawAnswers ?? null,
         s?.rawAccuracy ?? null,
         s ? `${s.zeroBuildSessions}/${s.sessions}` : null,
+        s?.callsPerProblem ?? null,
+        s?.writesRefused ?? null,
+        s?.forcedAdvances ?? null,
+        s ? `${s.answeredCorrectly}/${s.problemsShown}` : null,
       ];
     }),
   };

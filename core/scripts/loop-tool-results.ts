@@ -7,16 +7,29 @@ export type ScriptRunReport =
   | { readonly ok: true; readonly value: unknown; readonly logs: string }
   | { readonly ok: false; readonly kind: string; readonly error: string; readonly logs: string };
 
-/** What a tool result needs beyond the call and its outcome. */
+/** What a reply's tool results need beyond its calls and their outcomes. */
 export interface ResultContext {
   readonly t: number;
   readonly horizon: number;
+  /** Writes left when the reply came. */
   readonly writesLeft: number;
-  /** Script names at the moment of the call, in write order. */
-  readonly scripts: readonly string[];
-  /** Sources by name, for read_script. */
+  /** The scripts when the reply came: sources by name, in write order. */
   readonly code: ReadonlyMap<string, string>;
   readonly tokensRemaining: number | null;
+}
+
+/** Saves a written script's source; a rewrite moves its name to the end of the list, as list_scripts shows it. */
+export function saveWrite(code: Map<string, string>, name: string, source: string): void {
+  code.delete(name);
+  code.set(name, source);
+}
+
+/** The scripts and writes as one call of a reply finds them: its earlier calls' writes included, its later ones not. */
+interface Moment {
+  readonly t: number;
+  readonly horizon: number;
+  readonly writesLeft: number;
+  readonly code: ReadonlyMap<string, string>;
 }
 
 const MAX_SHOWN = 2000;
@@ -29,7 +42,7 @@ function runResult(run: ScriptRunReport | undefined): Record<string, unknown> {
   return run.ok ? { ok: true, returned: run.value, ...logs } : { ok: false, error: `${run.kind}: ${clip(run.error)}`, ...logs };
 }
 
-function content(call: LoopCall, outcome: LoopOutcome, context: ResultContext, run: ScriptRunReport | undefined): Record<string, unknown> {
+function content(call: LoopCall, outcome: LoopOutcome, context: Moment, run: ScriptRunReport | undefined): Record<string, unknown> {
   switch (outcome.kind) {
     case 'written':
       return {
@@ -45,9 +58,9 @@ function content(call: LoopCall, outcome: LoopOutcome, context: ResultContext, r
       return { ok: false, error: `Script '${outcome.name}' is tied to a different type of problem, so it was not run.` };
     case 'run-missing':
     case 'read-missing':
-      return { ok: false, error: `You have no script named '${outcome.name}'.`, scripts: context.scripts };
+      return { ok: false, error: `You have no script named '${outcome.name}'.`, scripts: [...context.code.keys()] };
     case 'listed':
-      return { ok: true, scripts: context.scripts, writes_remaining: context.writesLeft };
+      return { ok: true, scripts: [...context.code.keys()], writes_remaining: context.writesLeft };
     case 'read':
       return { ok: true, name: outcome.name, code: context.code.get(outcome.name) ?? '' };
     case 'submitted':
@@ -65,7 +78,11 @@ function content(call: LoopCall, outcome: LoopOutcome, context: ResultContext, r
   }
 }
 
-/** The result of each tool call of one reply, as JSON text; every one carries tokens_remaining. */
+/**
+ * The result of each tool call of one reply, as JSON text; every one carries
+ * tokens_remaining. The calls take effect in order: a list_scripts or
+ * read_script after a write in the same reply shows it, one before does not.
+ */
 export function loopToolResults(
   callIds: readonly string[],
   calls: readonly LoopCall[],
@@ -73,12 +90,19 @@ export function loopToolResults(
   context: ResultContext,
   runs: ReadonlyMap<number, ScriptRunReport>,
 ): ToolResult[] {
+  let writesLeft = context.writesLeft;
+  const code = new Map(context.code);
   return callIds.map((toolCallId, index) => {
     const call = calls[index] as LoopCall;
     const outcome = outcomes[index] as LoopOutcome;
+    if (outcome.kind === 'written' && call.tool === 'write_script') {
+      writesLeft--;
+      saveWrite(code, call.name, call.code);
+    }
+    const moment = { t: context.t, horizon: context.horizon, writesLeft, code };
     return {
       toolCallId,
-      content: JSON.stringify({ ...content(call, outcome, context, runs.get(index)), tokens_remaining: context.tokensRemaining }),
+      content: JSON.stringify({ ...content(call, outcome, moment, runs.get(index)), tokens_remaining: context.tokensRemaining }),
     };
   });
 }

@@ -18,6 +18,9 @@ export interface PooledScriptMetrics {
   readonly forcedAdvances: number;
   /** Model calls per problem shown, re-pooled. */
   readonly callsPerProblem: number | null;
+  /** Problems shown, and those answered correctly (the diagnostic the paper reports at R3 instead of a Score). */
+  readonly problemsShown: number;
+  readonly answeredCorrectly: number;
 }
 
 const sum = (sessions: readonly ScriptMetrics[], pick: (m: ScriptMetrics) => number) => sessions.reduce((total, m) => total + pick(m), 0);
@@ -53,5 +56,7 @@ export function poolScriptMetrics(sessions: readonly ScriptMetrics[]): PooledScr
       sum(sessions, (m) => m.modelCalls),
       sum(sessions, (m) => m.playedTurns),
     ),
+    problemsShown: sum(sessions, (m) => m.playedTurns),
+    answeredCorrectly: sum(sessions, (m) => m.answeredCorrectly),
   };
 }
