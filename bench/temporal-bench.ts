@@ -77,10 +77,9 @@ for (const spec of specs) {
   turnTimes.slice(1).forEach((time, i) => gaps.push(time - (turnTimes[i] as number)));
   turns += transcript.turns.length;
 }
-gaps.sort((a, b) => a - b);
 const sweepSeconds = (last - first) / 1000;
-const median = gaps[Math.floor(gaps.length / 2)] ?? 0;
-const p90 = gaps[Math.floor(gaps.length * 0.9)] ?? 0;
+const median = quantileOf(gaps, 0.5);
+const p90 = quantileOf(gaps, 0.9);
 
 console.log(`Temporal panel benchmark · node ${process.version} · policy/commit-at-2 · 24 seeds x R0, R1, R2 · window ${window}`);
 console.log(`  sessions finished        ${progress.finished}/${progress.total} (${turns} decision turns)`);
@@ -91,7 +90,7 @@ console.log(`  through Temporal         ${(turns / sweepSeconds).toFixed(1)} tur
 console.log(
   `  in-process core          ${(inProcessTurns / inProcessSeconds).toFixed(0)} turns/s (${inProcessSeconds.toFixed(3)} s, stream generation included)`,
 );
-console.log(`  per-turn latency         median ${median} ms, p90 ${p90} ms between a session's consecutive turns`);
+console.log(`  per-turn latency         median ${median.toFixed(0)} ms, p90 ${p90.toFixed(0)} ms between a session's consecutive turns`);
 console.log(
   `  orchestration per turn   ${((sweepSeconds * 1000) / turns - (inProcessSeconds * 1000) / inProcessTurns).toFixed(1)} ms of wall time per turn at window ${window}`,
 );
