@@ -10,7 +10,7 @@ import type { StepResult } from '../protocol/activities.js';
 import { callProvider } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { loopExchanges } from './loop-conversation.js';
-import { appendRecord, countedTokens } from './run-store/transcript.js';
+import { appendRecord, callsOfStep, countedTokens } from './run-store/transcript.js';
 import { reachedCap } from './session-caps.js';
 import { outOfStep, type CallSession } from './session-context.js';
 
@@ -33,7 +33,7 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
   if (move.kind !== 'loop-call') throw outOfStep('a decision turn at R3');
   const { call, state } = move;
   const recorded = transcript.steps.find((step) => step.call === call);
-  if (recorded) return stepResult(afterLoopReply(move, rules, readLoopCalls(recorded.reply).map(headOf)));
+  if (recorded) return stepResult(afterLoopReply(move, rules, callsOfStep(recorded).map(headOf)));
   if (transcript.steps.length !== state.calls)
     throw outOfStep(`call ${call} is not the next R3 call (${transcript.steps.length} on record)`);
 
@@ -42,12 +42,13 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
   if (cap) return { kind: 'stopped', reason: cap };
 
   const item = session.stream.items[state.t - 1] as (typeof session.stream.items)[number];
-  const user = openingMessage(framingOf(spec), move, session.stream.items);
+  const framing = framingOf(spec);
+  const user = openingMessage(framing, move, session.stream.items);
   const key = sessionKey(spec);
   const outcome = await callProvider(
     providers.get(spec.model, { observation: observationAt(move, rules), inputs: item.inputs }),
     {
-      system: systemPrompt(framingOf(spec)),
+      system: systemPrompt(framing),
       messages: conversation(loopExchanges(transcript, classes.length), user),
       tools: loopToolSpecs(),
       toolChoice: 'auto',

@@ -40,7 +40,6 @@ export async function openSession({ runDir, session }: SessionRef): Promise<Open
 
 /** Everything a model call of a session needs: its context, its transcript so far and the call the protocol asks for. */
 export interface CallSession extends OpenSession, SessionContext {
-  readonly transcript: Transcript;
   readonly progress: Progress;
   readonly move: AskMove;
 }

@@ -24,14 +24,6 @@ export function saveWrite(code: Map<string, string>, name: string, source: strin
   code.set(name, source);
 }
 
-/** The scripts and writes as one call of a reply finds them: its earlier calls' writes included, its later ones not. */
-interface Moment {
-  readonly t: number;
-  readonly horizon: number;
-  readonly writesLeft: number;
-  readonly code: ReadonlyMap<string, string>;
-}
-
 const MAX_SHOWN = 2000;
 const clip = (text: string) =>
   text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text;
@@ -42,7 +34,8 @@ function runResult(run: ScriptRunReport | undefined): Record<string, unknown> {
   return run.ok ? { ok: true, returned: run.value, ...logs } : { ok: false, error: `${run.kind}: ${clip(run.error)}`, ...logs };
 }
 
-function content(call: LoopCall, outcome: LoopOutcome, context: Moment, run: ScriptRunReport | undefined): Record<string, unknown> {
+/** One call's result; `context` as the call finds it, its reply's earlier writes included. */
+function content(call: LoopCall, outcome: LoopOutcome, context: ResultContext, run: ScriptRunReport | undefined): Record<string, unknown> {
   switch (outcome.kind) {
     case 'written':
       return {
@@ -99,10 +92,10 @@ export function loopToolResults(
       writesLeft--;
       saveWrite(code, call.name, call.code);
     }
-    const moment = { t: context.t, horizon: context.horizon, writesLeft, code };
+    const atCall = { ...context, writesLeft, code };
     return {
       toolCallId,
-      content: JSON.stringify({ ...content(call, outcome, moment, runs.get(index)), tokens_remaining: context.tokensRemaining }),
+      content: JSON.stringify({ ...content(call, outcome, atCall, runs.get(index)), tokens_remaining: context.tokensRemaining }),
     };
   });
 }
