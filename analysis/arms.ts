@@ -17,6 +17,12 @@ export interface ArmKey {
   readonly announceN: boolean;
   readonly budget: number;
   readonly charge: number;
+  /**
+   * A cell of an economic surface: the charge rule was stated (K = 0 included),
+   * as in the authors' `economic_surface_<model>` cells and our runs with
+   * `--charge` or `economic: true`.
+   */
+  readonly economic: boolean;
   readonly magnitude: number;
 }
 
@@ -36,6 +42,7 @@ export function armKeyOf(spec: SessionSpec, source: string | null): ArmKey {
     announceN: spec.announceN,
     budget: spec.budget,
     charge: spec.charge,
+    economic: spec.economic || spec.charge > 0,
     magnitude: spec.stream.magnitude,
   };
 }
@@ -77,6 +84,7 @@ export function armLabel(key: ArmKey, varies: ReadonlySet<keyof ArmKey>): string
   if (varies.has('announceN')) parts.push(key.announceN ? 'N disclosed' : 'N hidden');
   if (varies.has('budget')) parts.push(`B${key.budget}`);
   if (varies.has('charge')) parts.push(`K${key.charge}`);
+  if (varies.has('economic') && key.economic) parts.push('economic');
   if (varies.has('magnitude')) parts.push(`magnitude ${key.magnitude}`);
   if (varies.has('source') && key.source) parts.push(key.source);
   return parts.join(' · ');
@@ -84,6 +92,6 @@ export function armLabel(key: ArmKey, varies: ReadonlySet<keyof ArmKey>): string
 
 /** The key fields that differ among these arms. */
 export function varyingFields(keys: readonly ArmKey[]): Set<keyof ArmKey> {
-  const fields: (keyof ArmKey)[] = ['model', 'rung', 'reskin', 'announceN', 'budget', 'charge', 'magnitude', 'source'];
+  const fields: (keyof ArmKey)[] = ['model', 'rung', 'reskin', 'announceN', 'budget', 'charge', 'economic', 'magnitude', 'source'];
   return new Set(fields.filter((field) => new Set(keys.map((key) => key[field])).size > 1));
 }

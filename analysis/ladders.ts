@@ -6,14 +6,12 @@ export type ScoredRung = Exclude<LadderRung, 'R3'>;
 
 /** One model's framing ladder: its K = 0 arms on the ball urn and the problem rungs, same B, N disclosure and magnitude. */
 export interface Ladder {
-  readonly key: Omit<ArmKey, 'source' | 'rung' | 'reskin' | 'charge'>;
+  readonly key: Omit<ArmKey, 'source' | 'rung' | 'reskin' | 'charge' | 'economic'>;
   /** The arm of each rung behind the timing measures: first-sight, hazard, commitments, lateness. */
   readonly rungs: Partial<Record<LadderRung, Arm>>;
   /** The arm of each scored rung behind Score (R3 is not scored). */
   readonly scored: Partial<Record<ScoredRung, Arm>>;
 }
-
-const isEconomicCell = (arm: Arm) => arm.key.source?.startsWith('economic_surface_') ?? false;
 
 /**
  * Where a model has several arms for one rung — the authors' dedicated arm and
@@ -24,7 +22,7 @@ const isEconomicCell = (arm: Arm) => arm.key.source?.startsWith('economic_surfac
  * protocol comes first: empty-fence retries, and the class-bound R3. Lower ranks first.
  */
 function rank(arm: Arm, measure: 'timing' | 'score'): number {
-  const economic = isEconomicCell(arm);
+  const economic = arm.key.economic;
   const preferEconomic = measure === 'timing' && arm.key.rung === 'R2';
   const source = arm.key.source ?? '';
   return (economic === preferEconomic ? 0 : 4) + (/_efr\d/.test(source) ? 0 : 2) + (source.includes('class-bound') ? 0 : 1);
@@ -47,7 +45,7 @@ export function ladders(arms: readonly Arm[]): Ladder[] {
   }
   // The authors' economic cells feed a ladder only beside a model's dedicated arms (GPT's R0 and R2 at B = 3);
   // a budget with economic cells alone (B = 1, 5) is the economic surface, not a ladder.
-  const dedicated = (arms: readonly Arm[]) => arms.some((arm) => !isEconomicCell(arm));
+  const dedicated = (arms: readonly Arm[]) => arms.some((arm) => !arm.key.economic);
   return [...found.values()]
     .filter(({ candidates }) => [...candidates.values()].some(dedicated))
     .map(({ key, candidates }) => {

@@ -8,7 +8,11 @@ export const EXIT = {
   internal: 1,
   /** Bad flags or input, a run directory in use, or a file-system error on it (nothing started, or the run stopped). */
   usage: 2,
-  /** `run` or `sweep`: some session did not complete (a failed workflow or a mechanical failure); listed on stderr. */
+  /**
+   * `run` or `sweep`: some session did not complete (a failed workflow or a
+   * mechanical failure); `import`: some arm or seed could not be read and was
+   * left out, the rest imported. Listed on stderr.
+   */
   incomplete: 3,
 } as const;
 

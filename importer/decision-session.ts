@@ -2,7 +2,6 @@ import type { ModelReply } from '../core/chat/messages.js';
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { sessionMetrics, type SessionMetrics } from '../core/metrics/session-metrics.js';
 import { parseReply } from '../core/rungs/parse-reply.js';
-import type { ReadRule } from '../core/session/session-record.js';
 import type { DecisionRung } from '../core/rungs/rung.js';
 import { withTruncatedTail } from '../core/session/replay.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
@@ -17,8 +16,10 @@ import {
   type ImportedSession,
   type ReparseDisagreement,
   type SummaryDifference,
+  type UnknownReading,
 } from './imported-session.js';
 import type { PaperDecisionSession, PaperMessage } from './paper-files.js';
+import { storedReading } from './stored-reading.js';
 
 export interface DecisionSessionContext {
   readonly rung: DecisionRung;
@@ -32,8 +33,6 @@ export interface DecisionSessionContext {
 }
 
 const COMMITS = new Set(['KEEP', 'CLAIM_SOLVER']);
-/** The authors' names for how a reply was read, where they are also ours. */
-const READ_RULES: readonly ReadRule[] = ['tag', 'lead', 'scan', 'tool'];
 
 /** A stored turn's reply as the model gave it: the final attempt's text and, from the message history, its tool calls and their results. */
 interface StoredExchange {
@@ -137,6 +136,7 @@ export function importDecisionSession(session: PaperDecisionSession, stream: Str
     seen.set(classId, occurrence);
     return occurrence;
   });
+  const unknownReadings: UnknownReading[] = [];
   const decisions: DecisionRecord[] = session.transcript.map((turn, index) => {
     const t = turn.slot + 1;
     if (classes[turn.slot] !== turn.class_id || occurrenceAt[turn.slot] !== turn.class_position) {
@@ -144,16 +144,16 @@ export function importDecisionSession(session: PaperDecisionSession, stream: Str
         `${path}: transcript.${index}: slot ${turn.slot} holds class ${turn.class_id} (occurrence ${turn.class_position}) but the stream has ${FAMILY_NAMES[classes[turn.slot] ?? -1] ?? 'nothing'} there (expected the seed's own stream)`,
       );
     }
-    const resolved = turn.how !== 'default';
-    const how = READ_RULES.find((rule) => rule === turn.how);
+    const reading = storedReading(turn.how, COMMITS.has(turn.decision) ? 'commit' : 'pass');
+    if (reading.unknown) unknownReadings.push({ seed: session.seed, turn: t, how: turn.how });
     return {
       t,
       classId: turn.class_id,
       occurrence: turn.class_position,
-      action: resolved && COMMITS.has(turn.decision) ? 'commit' : 'pass',
-      resolved,
-      ...(resolved && how && { how }),
-      ...(!resolved && { failure: 'no-decision' as const }),
+      action: reading.action,
+      resolved: reading.resolved,
+      ...(reading.how && { how: reading.how }),
+      ...(reading.failure && { failure: reading.failure }),
     };
   });
   const rules = { budget: session.budget, charge: context.charge };
@@ -169,7 +169,7 @@ export function importDecisionSession(session: PaperDecisionSession, stream: Str
   const found = exchanges(session);
   const { calls } = callsPerTurn(
     session.transcript.map((turn, i) => ({ unresolved: turn.how === 'default', reminded: (found[i]?.reminders ?? 0) > 0 })),
-    session.turn_usages.map((usage) => usage.input_tokens),
+    session.turn_usages.map((usage) => usage.input_tokens ?? 0),
     context.callsPerTurn,
   );
   const usages = session.turn_usages.map((usage) => usageOf(usage, context.anthropic));
@@ -189,7 +189,7 @@ export function importDecisionSession(session: PaperDecisionSession, stream: Str
         type: 'attempt',
         t: decision.t,
         attempt,
-        outcome: attempt < n ? 'empty-reply' : 'ok',
+        outcome: attempt < n ? 'empty-reply' : decision.failure === 'transport-error' ? 'transport-error' : 'ok',
         usage: last,
         ...(responseModel && { responseModel }),
       });
@@ -245,5 +245,6 @@ export function importDecisionSession(session: PaperDecisionSession, stream: Str
     responseModels: [...new Set(session.transcript.flatMap((turn) => (turn.response_model ? [turn.response_model] : [])))],
     differences,
     reparse: { turns: reread, agree: reread - disagreements.length, disagreements },
+    unknownReadings,
   };
 }

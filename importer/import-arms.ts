@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
 import type { SourceSettings } from '../activities/run-store/provenance.js';
 import { findArms, rootOf } from './find-arms.js';
-import type { Reparse, SummaryDifference } from './imported-session.js';
+import type { Reparse, SummaryDifference, UnknownReading } from './imported-session.js';
 import { readArm } from './read-arm.js';
 import { writeImportedArm, type ImportStatus } from './write-import.js';
 
@@ -18,13 +18,20 @@ export interface ArmReport extends Pick<SourceSettings, 'model' | 'rung' | 'resk
   readonly summaryDifferences: readonly SummaryDifference[];
   readonly status: ImportStatus;
   readonly runDir: string;
+  /** Seeds left out of the arm, one line each naming the file that could not be read. */
+  readonly skipped: readonly string[];
+  /** Turns whose stored reading no version of the authors' harness writes: kept as stored, counted as unparsed. */
+  readonly unknownReadings: readonly UnknownReading[];
 }
 
 export interface ImportReport {
   readonly arms: readonly ArmReport[];
-  /** One line per file or directory that could not be imported; the other arms are kept. */
+  /** One line per directory or arm that could not be imported; the other arms are kept. */
   readonly errors: readonly string[];
 }
+
+/** Whether anything was left out: an arm, a seed of an arm (the import exits 3 then). */
+export const leftSomethingOut = (report: ImportReport) => report.errors.length > 0 || report.arms.some((arm) => arm.skipped.length > 0);
 
 /**
  * Imports every arm under `paths` (the authors' runs/, arms or economic cells)
@@ -55,6 +62,8 @@ export async function importArms(paths: readonly string[], outDir: string, optio
         summaryDifferences: arm.sessions.flatMap((session) => session.differences),
         status,
         runDir,
+        skipped: arm.skipped,
+        unknownReadings: arm.sessions.flatMap((session) => session.unknownReadings),
       });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;

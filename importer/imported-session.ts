@@ -48,6 +48,14 @@ export interface ImportedSession {
   readonly differences: readonly SummaryDifference[];
   /** Every stored decision reply read again by our parser (R0–R2); null at R3. */
   readonly reparse: Reparse | null;
+  /** Turns whose stored reading (`how`) no version of the authors' harness writes (importer/stored-reading.ts). */
+  readonly unknownReadings: readonly UnknownReading[];
+}
+
+export interface UnknownReading {
+  readonly seed: number;
+  readonly turn: number;
+  readonly how: string;
 }
 
 /** A transcript record of an imported session, before the writer stamps it with a time. */
@@ -56,7 +64,7 @@ export type ImportedRecord =
       readonly type: 'attempt';
       readonly t: number;
       readonly attempt: number;
-      readonly outcome: 'ok' | 'empty-reply';
+      readonly outcome: 'ok' | 'empty-reply' | 'transport-error';
       readonly usage: Usage;
       readonly responseModel?: string;
     }
@@ -99,11 +107,12 @@ export interface Reparse {
  * local servers' include them.
  */
 export function usageOf(usage: PaperUsage, anthropic: boolean): Usage {
+  // A count the harness did not record (an empty usage object after a failed call) is none.
   const cacheRead = usage.cache_read_tokens ?? 0;
   const cacheWrite = usage.cache_write_tokens ?? 0;
   return {
-    inputTokens: usage.input_tokens + (anthropic ? cacheRead + cacheWrite : 0),
-    outputTokens: usage.output_tokens,
+    inputTokens: (usage.input_tokens ?? 0) + (anthropic ? cacheRead + cacheWrite : 0),
+    outputTokens: usage.output_tokens ?? 0,
     cachedInputTokens: cacheRead,
     ...(cacheWrite > 0 && { cacheWriteTokens: cacheWrite }),
   };

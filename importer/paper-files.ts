@@ -13,12 +13,18 @@ import { parseJsonExact } from '../activities/run-store/json-files.js';
 const count = z.number().int().min(0);
 const exactInteger = z.union([z.number(), z.bigint()]);
 
+/**
+ * One provider call's usage. The authors' harness writes all five counts, or
+ * an empty object `{}` where the call failed its retries or reported nothing:
+ * every count may be missing.
+ */
+const tokens = count.nullable().optional();
 const paperUsageSchema = z.looseObject({
-  input_tokens: count,
-  output_tokens: count,
-  cache_read_tokens: count.optional(),
-  cache_write_tokens: count.optional(),
-  reasoning_tokens: count.optional(),
+  input_tokens: tokens,
+  output_tokens: tokens,
+  cache_read_tokens: tokens,
+  cache_write_tokens: tokens,
+  reasoning_tokens: tokens,
   /** R3: the 0-based problem the call was made on. */
   problem: count.optional(),
   response_model: z.string().nullable().optional(),
@@ -82,7 +88,8 @@ export const paperDecisionSessionSchema = z.looseObject({
       class_id: count,
       class_position: count.min(1),
       decision: z.enum(['KEEP', 'PASS', 'CLAIM_SOLVER', 'SKIP_SOLVER']),
-      how: z.enum(['tag', 'lead', 'scan', 'tool', 'default']),
+      /** How the harness read the reply (importer/stored-reading.ts); any string, since an unknown one is reported, not refused. */
+      how: z.string(),
       prompt: z.string().optional(),
       reply: z.string().nullable().optional(),
       response_model: z.string().nullable().optional(),
@@ -109,6 +116,8 @@ export const paperScriptSessionSchema = z.looseObject({
   spent_tokens: count.optional(),
   hit_cap: z.boolean().optional(),
   stopped_on_budget: z.boolean().optional(),
+  /** The harness's safety stops: 'missing_usage' (a call reported no usage), 'unit_cost_cap'; null otherwise. */
+  stop_reason: z.string().nullable().optional(),
   provider: z.string().optional(),
   resolved_model: z.string().optional(),
   actual_cost_usd: z.number().optional(),
@@ -117,7 +126,8 @@ export const paperScriptSessionSchema = z.looseObject({
       item_idx: count,
       scripts_authored: z.array(z.string()).optional(),
       scripts_run: z.array(z.string()).optional(),
-      runs: z.array(z.looseObject({ script: z.string(), ret: exactInteger.nullable().optional() })).optional(),
+      /** A run's parsed output: a float (Python's Infinity arrives as the string 'Infinity'), or null. */
+      runs: z.array(z.looseObject({ script: z.string(), ret: z.union([exactInteger, z.string()]).nullable().optional() })).optional(),
       submitted: z.boolean(),
       answer: z.union([exactInteger, z.string()]).nullable().optional(),
       correct: z.boolean(),
@@ -155,11 +165,48 @@ function describeIssue(error: z.ZodError, expected: string): string {
   return `${path ? `${path}: ` : ''}${issue?.message ?? 'invalid'} (expected ${expected})`;
 }
 
+/**
+ * The authors' files come from Python's json module, which writes the bare
+ * tokens NaN, Infinity and -Infinity (a script's float overflow, say). They
+ * are not JSON: outside strings they are read as the strings 'NaN',
+ * 'Infinity' and '-Infinity'.
+ */
+export function quotePythonTokens(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (inString) {
+      out += char;
+      if (char === '\\') out += text[++i] ?? '';
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') inString = true;
+    const token = ['-Infinity', 'Infinity', 'NaN'].find((name) => text.startsWith(name, i));
+    if (token) {
+      out += `"${token}"`;
+      i += token.length - 1;
+    } else out += char;
+  }
+  return out;
+}
+
+/** parseJsonExact, and on failure once more with Python's non-finite tokens quoted. */
+function parsePaperJson(text: string): unknown {
+  try {
+    return parseJsonExact(text);
+  } catch (error) {
+    if (!/NaN|Infinity/.test(text)) throw error;
+    return parseJsonExact(quotePythonTokens(text));
+  }
+}
+
 /** Parses a whole-JSON file against a schema; any failure is one line naming the file and what was expected. */
 export function parseSourceJson<T>(file: SourceFile, schema: z.ZodType<T>, expected: string): T {
   let raw: unknown;
   try {
-    raw = parseJsonExact(file.text);
+    raw = parsePaperJson(file.text);
   } catch (error) {
     throw new InputError(`${file.path}: not JSON (${(error as Error).message.split('\n')[0]}); expected ${expected}`);
   }
@@ -177,7 +224,7 @@ export function parseSourceJsonLines<T>(file: SourceFile, schema: z.ZodType<T>, 
     const where = `${file.path}:${index + 1}`;
     let raw: unknown;
     try {
-      raw = parseJsonExact(line);
+      raw = parsePaperJson(line);
     } catch (error) {
       const torn = index === lines.length - 1 && !file.text.endsWith('\n');
       throw new InputError(

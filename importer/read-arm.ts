@@ -33,6 +33,8 @@ export interface ImportedArm {
   readonly sessions: readonly ImportedSession[];
   /** SHA-256 of every file read, by path relative to the imported root. */
   readonly files: Readonly<Record<string, string>>;
+  /** Seeds left out, one line each: the file that could not be read and why. */
+  readonly skipped: readonly string[];
 }
 
 function reskinOf(vocab: string | null, where: string): Reskin {
@@ -55,8 +57,23 @@ function agreed<T>(values: readonly T[], field: string, where: string): T | unde
 }
 
 /**
+ * The session file of a seed folder. A missing one is a seed the authors'
+ * harness did not finish: it writes no R3 sessions.jsonl when a call fails,
+ * and an economic session it stopped goes to partial_session.json.
+ */
+function sessionFileOf(seedDir: string, rung: string): string {
+  const path = join(seedDir, rung === 'R3' ? 'sessions.jsonl' : 'session.json');
+  if (existsSync(path)) return path;
+  const partial = existsSync(join(seedDir, 'partial_session.json'));
+  throw new InputError(
+    `${path}: missing${partial ? " (only partial_session.json: the authors' harness stopped this session early)" : " (the authors' harness did not finish this seed)"}`,
+  );
+}
+
+/**
  * Reads every seed of an arm: its stream, its session file and its settings.
- * Any unreadable, truncated or unexpected file is one InputError naming it.
+ * A seed whose files are missing, unreadable, truncated or unexpected is left
+ * out with one line naming the file; an arm with no seed left is one InputError.
  */
 export async function readArm(arm: FoundArm): Promise<ImportedArm> {
   const root = rootOf(arm);
@@ -81,65 +98,75 @@ export async function readArm(arm: FoundArm): Promise<ImportedArm> {
     charge: number;
     tokenCap: number | null;
   }[] = [];
+  const skipped: string[] = [];
   for (const seed of arm.seeds) {
-    const seedDir = join(arm.dir, `seed_${seed}`);
-    const streamFile = await read(paperStreamPath(arm.dir, seed));
-    let stream = streams.get(streamFile.sha256);
-    if (!stream) {
-      try {
-        stream = fromPaperStream(seed, parseJsonExact(streamFile.text));
-      } catch (error) {
-        throw new InputError(`${streamFile.path}: ${(error as Error).message.split('\n')[0]}`);
+    try {
+      const seedDir = join(arm.dir, `seed_${seed}`);
+      const streamFile = await read(paperStreamPath(arm.dir, seed));
+      let stream = streams.get(streamFile.sha256);
+      if (!stream) {
+        try {
+          stream = fromPaperStream(seed, parseJsonExact(streamFile.text));
+        } catch (error) {
+          throw new InputError(`${streamFile.path}: ${(error as Error).message.split('\n')[0]}`);
+        }
+        streams.set(streamFile.sha256, stream);
       }
-      streams.set(streamFile.sha256, stream);
-    }
-    const settings = { ...(await optionalSettings(join(seedDir, 'meta.json'))), ...(await optionalSettings(join(seedDir, 'config.json'))) };
-    const provider = settings.provider ?? null;
-    if (rung === 'R3') {
-      const file = await read(join(seedDir, 'sessions.jsonl'));
-      const lines = parseSourceJsonLines(file, paperScriptSessionSchema, "the paper's R3 sessions.jsonl (one session object per line)");
-      const matching = name.modelToken === null ? lines : lines.filter((line) => line.model_key.replaceAll(':', '_') === name.modelToken);
-      if (matching.length !== 1) {
-        throw new InputError(`${file.path}: ${matching.length} sessions for this arm's model (expected exactly one line)`);
+      const settings = {
+        ...(await optionalSettings(join(seedDir, 'meta.json'))),
+        ...(await optionalSettings(join(seedDir, 'config.json'))),
+      };
+      const provider = settings.provider ?? null;
+      if (rung === 'R3') {
+        const file = await read(sessionFileOf(seedDir, rung));
+        const lines = parseSourceJsonLines(file, paperScriptSessionSchema, "the paper's R3 sessions.jsonl (one session object per line)");
+        const matching = name.modelToken === null ? lines : lines.filter((line) => line.model_key.replaceAll(':', '_') === name.modelToken);
+        if (matching.length !== 1) {
+          throw new InputError(`${file.path}: ${matching.length} sessions for this arm's model (expected exactly one line)`);
+        }
+        const session = matching[0] as (typeof lines)[number];
+        const anthropic = (session.provider ?? provider) === 'anthropic' || ANTHROPIC_MODEL.test(session.model_key);
+        sessions.push(importScriptSession(session, stream, { path: file.path, seed, anthropic }));
+        perSeed.push({
+          settings: {
+            ...settings,
+            provider: session.provider ?? provider ?? undefined,
+            resolved_model: session.resolved_model ?? settings.resolved_model ?? session.model,
+          },
+          vocab: null,
+          toolChoice: settings.tool_choice ?? null,
+          budget: session.budget,
+          charge: 0,
+          tokenCap: session.token_cap ?? null,
+        });
+      } else {
+        const file = await read(sessionFileOf(seedDir, rung));
+        const session = parseSourceJson(
+          file,
+          paperDecisionSessionSchema,
+          "the paper's R0–R2 session.json (seed, model_key, budget, transcript, turn_usages)",
+        );
+        if (session.seed !== seed) throw new InputError(`${file.path}: seed ${session.seed} in a seed_${seed} folder`);
+        const cell = { ...settings, ...session.config };
+        const charge = name.charge ?? session.K ?? cell.K ?? 0;
+        const anthropic = (session.provider ?? cell.provider) === 'anthropic' || ANTHROPIC_MODEL.test(session.model_key);
+        const efr = name.emptyRetries ?? 0;
+        sessions.push(importDecisionSession(session, stream, { rung, path: file.path, charge, anthropic, callsPerTurn: Math.max(1, efr) }));
+        perSeed.push({
+          settings: { ...cell, provider: session.provider ?? cell.provider, resolved_model: session.resolved_model ?? cell.resolved_model },
+          vocab: session.vocab ?? null,
+          toolChoice: session.tool_choice ?? cell.tool_choice ?? null,
+          budget: name.budget ?? session.budget,
+          charge,
+          tokenCap: null,
+        });
       }
-      const session = matching[0] as (typeof lines)[number];
-      const anthropic = (session.provider ?? provider) === 'anthropic' || ANTHROPIC_MODEL.test(session.model_key);
-      sessions.push(importScriptSession(session, stream, { path: file.path, seed, anthropic }));
-      perSeed.push({
-        settings: {
-          ...settings,
-          provider: session.provider ?? provider ?? undefined,
-          resolved_model: session.resolved_model ?? settings.resolved_model ?? session.model,
-        },
-        vocab: null,
-        toolChoice: settings.tool_choice ?? null,
-        budget: session.budget,
-        charge: 0,
-        tokenCap: session.token_cap ?? null,
-      });
-    } else {
-      const file = await read(join(seedDir, 'session.json'));
-      const session = parseSourceJson(
-        file,
-        paperDecisionSessionSchema,
-        "the paper's R0–R2 session.json (seed, model_key, budget, transcript, turn_usages)",
-      );
-      if (session.seed !== seed) throw new InputError(`${file.path}: seed ${session.seed} in a seed_${seed} folder`);
-      const cell = { ...settings, ...session.config };
-      const charge = name.charge ?? session.K ?? cell.K ?? 0;
-      const anthropic = (session.provider ?? cell.provider) === 'anthropic' || ANTHROPIC_MODEL.test(session.model_key);
-      const efr = name.emptyRetries ?? 0;
-      sessions.push(importDecisionSession(session, stream, { rung, path: file.path, charge, anthropic, callsPerTurn: Math.max(1, efr) }));
-      perSeed.push({
-        settings: { ...cell, provider: session.provider ?? cell.provider, resolved_model: session.resolved_model ?? cell.resolved_model },
-        vocab: session.vocab ?? null,
-        toolChoice: session.tool_choice ?? cell.tool_choice ?? null,
-        budget: name.budget ?? session.budget,
-        charge,
-        tokenCap: null,
-      });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      skipped.push(error.message);
     }
   }
+  if (sessions.length === 0) throw new InputError(`${arm.dir}: no seed could be read (${skipped[0] ?? 'no seeds'})`);
 
   const where = arm.dir;
   const model = agreed(
@@ -201,5 +228,5 @@ export async function readArm(arm: FoundArm): Promise<ImportedArm> {
   if (name.magnitude !== null && name.magnitude !== settings.magnitude) {
     throw new InputError(`${where}: the name says magnitude ${name.magnitude} but the streams have ${settings.magnitude}`);
   }
-  return { source: arm.source, dir: arm.dir, settings, streamConfig, sessions, files };
+  return { source: arm.source, dir: arm.dir, settings, streamConfig, sessions, files, skipped };
 }

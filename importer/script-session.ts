@@ -31,9 +31,23 @@ function isGold(value: number | bigint | string | null | undefined, gold: string
 
 const PROBLEM_HEADER = /PROBLEM\s+(\d+)\s+of\s+\d+/i;
 
+/** The harness stopped a session once fewer tokens than this were left, without setting hit_cap. */
+const TOKEN_CAP_MARGIN = 256;
+
+/**
+ * How the authors' R3 session ended: the write budget (stopped_on_budget),
+ * the token cap (hit_cap, or too few tokens left for another call), their
+ * safety stops (stop_reason: a missing usage report, the per-seed cost cap),
+ * else the end of the stream (or their turn cap of 900 calls, which no stored
+ * session reached).
+ */
 function terminationOf(session: PaperScriptSession): Termination {
   if (session.stopped_on_budget) return 'budget-exhausted';
-  if (session.hit_cap) return 'token-cap';
+  const cap = session.token_cap ?? null;
+  if (session.hit_cap || (cap !== null && session.spent_tokens !== undefined && cap - session.spent_tokens < TOKEN_CAP_MARGIN))
+    return 'token-cap';
+  if (session.stop_reason === 'unit_cost_cap') return 'cost-cap';
+  if (session.stop_reason === 'missing_usage') return 'transport-exhausted';
   return 'stream-end';
 }
 
@@ -131,5 +145,6 @@ export function importScriptSession(session: PaperScriptSession, stream: Stream,
     responseModels: [...new Set(session.turn_usages.flatMap((u) => (u.response_model ? [u.response_model] : [])))],
     differences,
     reparse: null,
+    unknownReadings: [],
   };
 }

@@ -4,7 +4,7 @@ import { bayesPolicy } from '../../core/policies/bayes.js';
 import { commitAtK } from '../../core/policies/commit-at-k.js';
 import type { Policy } from '../../core/policies/policy.js';
 import type { ModelReply, ToolCall } from '../../core/chat/messages.js';
-import type { DecisionFailure } from '../../core/session/session-record.js';
+import type { ModelFailure } from '../../core/rungs/parse-reply.js';
 import type { Action } from '../../core/session/session-state.js';
 import { ProviderError, type GenerateRequest, type GenerateResponse, type Provider } from './provider.js';
 import type { AgentView } from './agent-view.js';
@@ -29,7 +29,7 @@ import { builderReply, type BuilderFaults } from './reference-builder.js';
  *   wrong=<t>[,...]               submit a wrong answer
  */
 
-type ReplyFailure = Exclude<DecisionFailure, 'truncated'>;
+type ReplyFailure = ModelFailure;
 const REPLY_FAILURES: readonly ReplyFailure[] = [
   'no-decision',
   'cut-off',

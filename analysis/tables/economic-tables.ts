@@ -5,13 +5,19 @@ import { economicInteractions } from '../stats/economic-interaction.js';
 import { intervalOf } from './interval-cell.js';
 import type { Table } from './table.js';
 
-/** Arms of the economic surface: a model, rung and budget run at more than one charge K. */
+/**
+ * Arms of the economic surface: economic cells (the charge rule stated, K = 0
+ * included) of a model, rung and budget run at more than one charge K. A
+ * model's dedicated K = 0 arm (the authors' `urn_*`, our runs without a
+ * charge) is a ladder arm, never a surface cell, even at the same B.
+ */
 export function economicArms(arms: readonly Arm[]): Arm[] {
+  const cells = arms.filter((arm) => arm.key.economic);
   const charges = new Map<string, Set<number>>();
   const id = (arm: Arm) =>
     JSON.stringify([arm.key.model, arm.key.rung, arm.key.reskin, arm.key.announceN, arm.key.magnitude, arm.key.budget]);
-  for (const arm of arms) charges.set(id(arm), (charges.get(id(arm)) ?? new Set()).add(arm.key.charge));
-  return arms.filter((arm) => (charges.get(id(arm))?.size ?? 0) > 1);
+  for (const arm of cells) charges.set(id(arm), (charges.get(id(arm)) ?? new Set()).add(arm.key.charge));
+  return cells.filter((arm) => (charges.get(id(arm))?.size ?? 0) > 1);
 }
 
 /** Appendix E: hazard, net utility, the exact hindsight net optimum and regret per (B, K). */

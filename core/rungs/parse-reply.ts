@@ -5,7 +5,7 @@ import type { DecisionRung } from './rung.js';
 import { decisionTools, NO_ARGUMENTS } from './tools.js';
 
 /** A model-level failure: the parser's own, or 'cut-off' (no decision before the output limit), which the call sets. */
-export type ModelFailure = Exclude<DecisionFailure, 'truncated'>;
+export type ModelFailure = Exclude<DecisionFailure, 'truncated' | 'transport-error' | 'unknown-how'>;
 
 /**
  * A reply turned into a decision, or into a model-level failure that defaults

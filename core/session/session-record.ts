@@ -5,7 +5,11 @@ import type { Action, SessionRules } from './session-state.js';
  * Appendix B.6 are not retried and default to pass ('cut-off': the reply hit
  * the output limit before giving one); 'truncated' marks the
  * decision turns a session never reached because it stopped early (token or
- * cost cap, mechanical failure).
+ * cost cap, mechanical failure). Two occur only in imported runs: the
+ * authors' harness recorded a call that failed its retries as a pass and went
+ * on ('transport-error', their `error`), where ours ends the session; and
+ * 'unknown-how' marks a reading their code never writes, whose stored
+ * decision is kept.
  */
 export const DECISION_FAILURES = [
   'no-decision',
@@ -15,6 +19,8 @@ export const DECISION_FAILURES = [
   'malformed-arguments',
   'unparsable',
   'truncated',
+  'transport-error',
+  'unknown-how',
 ] as const;
 export type DecisionFailure = (typeof DECISION_FAILURES)[number];
 
@@ -40,8 +46,9 @@ export interface DecisionRecord {
   readonly how?: ReadRule;
   /**
    * Why the reply broke the format: always set when `resolved` is false; on a
-   * resolved turn only 'several-decisions' (the first decisive call applied),
-   * which still counts the turn as unparsed.
+   * resolved turn only 'several-decisions' (the first decisive call applied)
+   * or, imported, 'unknown-how' (the stored commit applied), which still count
+   * the turn as unparsed.
    */
   readonly failure?: DecisionFailure;
 }

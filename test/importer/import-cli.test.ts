@@ -148,7 +148,7 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
       expect(readdirSync(out).filter((name) => name.startsWith('.'))).toEqual([]);
     });
 
-    it('names the file (and line) of a truncated, unreadable or unknown-format input, keeps the arms that did read and leaves nothing half-written', () => {
+    it('names the file (and line) of a truncated, unreadable or unknown-format input, skips it, keeps every seed and arm that did read and exits 3', () => {
       const root = copyArms(
         'urn_haiku_n-announced',
         'arm_a1_announce_qwen-rl-base-q8_latest_n-announced_class-bound-v1_efr4',
@@ -164,18 +164,27 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
       cpSync(join(root, 'claim_solver_haiku_n-announced'), join(root, 'results_of_something_else'), { recursive: true });
       const out = fresh('broken');
       const result = importJson(root, '--out', out);
-      expect(result.status).toBe(2);
+      expect(result.status).toBe(3);
       const lines = result.stderr.trim().split('\n');
       expect(lines).toHaveLength(3);
       expect(lines.find((line) => line.includes('sessions.jsonl'))).toMatch(
-        /seed_2003\/sessions\.jsonl:1: truncated line .*expected the paper's R3 sessions\.jsonl/,
+        /^allocbench: import: skipped .*seed_2003\/sessions\.jsonl:1: truncated line .*expected the paper's R3 sessions\.jsonl/,
       );
       expect(lines.find((line) => line.includes('seed_2005'))).toMatch(
-        /seed_2005\/session\.json: transcript: required but missing|seed_2005\/session\.json: transcript: .*expected the paper's R0–R2 session\.json/,
+        /^allocbench: import: skipped .*seed_2005\/session\.json: transcript: .*(required|expected the paper's R0–R2 session\.json)/,
       );
       expect(lines.find((line) => line.includes('results_of_something_else'))).toMatch(/not an arm of a known format/);
-      expect(result.report?.arms.map((arm) => arm.source)).toEqual(['claim_solver_haiku_n-announced']);
-      expect(readdirSync(out)).toEqual(['claim_solver_haiku_n-announced']);
+      const arms = Object.fromEntries((result.report?.arms ?? []).map((arm) => [arm.source, arm.seeds]));
+      expect(Object.keys(arms).sort()).toEqual([
+        'arm_a1_announce_qwen-rl-base-q8_latest_n-announced_class-bound-v1_efr4',
+        'claim_solver_haiku_n-announced',
+        'urn_haiku_n-announced',
+      ]);
+      expect(arms['claim_solver_haiku_n-announced']).toHaveLength(24);
+      expect(arms['urn_haiku_n-announced']).not.toContain(2005);
+      expect(arms['urn_haiku_n-announced']).toHaveLength(23);
+      expect(arms['arm_a1_announce_qwen-rl-base-q8_latest_n-announced_class-bound-v1_efr4']).not.toContain(2003);
+      expect(readdirSync(out).sort()).toEqual(Object.keys(arms).sort());
     });
 
     it('refuses a directory without arms, and a missing one, with one line each', () => {
