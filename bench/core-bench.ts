@@ -55,7 +55,7 @@ const sequences = Array.from({ length: STREAMS }, (_, seed) => drawClassSequence
 engineThroughput(commitAtK(1), sequences);
 engineThroughput(commitAtK(2), sequences);
 const bayes = bayesPolicy(1);
-engineThroughput(bayes, sequences.slice(0, 2000)); // first pass fills the memo
+engineThroughput(bayes, sequences.slice(0, 2000)); // first pass solves the exact table (T = 60, B = 3: a few seconds)
 engineThroughput(bayes, sequences.slice(0, 2000));
 
 console.log('\nScoring (replaying the rules) and stream generation:');

@@ -1,97 +1,74 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { InputError } from '../errors.js';
-import { createRng } from '../random/rng.js';
+import { sessionMetrics } from '../metrics/session-metrics.js';
 import type { Observation } from '../session/observation.js';
-import { rolloutDifference, rolloutScratch, type RolloutStart } from './bayes-rollout.js';
+import { runSession } from '../session/run-session.js';
+import type { SessionSetting } from '../session/session-state.js';
+import { bayesTable, type BayesTable, type BeliefState, type BuildChoice } from './bayes-dp.js';
 import type { Policy } from './policy.js';
 
 /*
- * The online Bayesian comparator (Appendix B.4 footnote): an agent with the
- * model's information — the class history, T, B, K and the disclosed N — and a
- * symmetric Dirichlet(alpha) prior over the N class rates.
- *
- * It decides by rollout, one step of policy improvement over the
- * defer-then-confirm heuristic: under the posterior Dirichlet(alpha + counts)
- * it estimates the expected net of committing now and of passing now, each
- * followed by the heuristic, and commits when committing is better. With exact
- * expectations this is at least as good as the heuristic under the prior.
- *
- * Rollouts come in batches until the sign of the mean difference is resolved
- * (|mean| > 3 standard errors) or the sample cap is reached, so marginal states
- * get precise answers. Randomness is seeded from the decision's state, so a
- * decision is a pure function of the observation, and it is memoized.
+ * The online Bayesian comparator (Appendix B.5's competence gate): an agent
+ * with the model's information — the class history, T, B, K and the disclosed
+ * N — and a symmetric Dirichlet(alpha) prior over the N class rates, playing
+ * the exact Bayes-optimal policy (bayes-dp.ts). Decisions read one solved
+ * table per (T, B, K, N, alpha, cap), so a decision is a pure function of the
+ * observation.
  */
 
-const BATCH = 1024;
-const MAX_SAMPLES = 64 * BATCH;
-const RESOLVED_AT = 3;
-const MEMO_LIMIT = 200_000;
+export interface BayesOptions {
+  /** The authors' forced build of a class arriving with this many earlier sightings; omitted or null: exact. */
+  readonly cap?: number | null;
+}
 
-export function bayesPolicy(alpha: number): Policy {
-  if (!(alpha > 0)) throw new InputError(`bayes: alpha must be positive, got ${alpha}`);
-  const memo = new Map<string, boolean>();
+export function bayesPolicy(alpha: number, options: BayesOptions = {}): Policy {
+  if (!(alpha > 0) || !Number.isFinite(alpha)) throw new InputError(`bayes: alpha must be positive, got ${alpha}`);
+  const cap = options.cap ?? null;
+  if (cap !== null && (!Number.isInteger(cap) || cap < 1)) throw new InputError(`bayes: cap must be a positive integer, got ${cap}`);
+  // The table of the last setting seen, so the hot path skips the shared cache's key.
+  let last: { key: readonly number[]; table: BayesTable } | undefined;
   return {
-    name: `bayes(alpha=${alpha})`,
-    decide: (observation) => {
-      const start = rolloutStart(observation, alpha);
-      const key = stateKey(start);
-      let commit = memo.get(key);
-      if (commit === undefined) {
-        if (memo.size >= MEMO_LIMIT) memo.clear();
-        commit = expectedAdvantage(start, key) > 0;
-        memo.set(key, commit);
+    name: cap === null ? `bayes(alpha=${alpha})` : `bayes(alpha=${alpha}, cap=${cap})`,
+    decide: (o) => {
+      const classCount = o.classCount;
+      if (classCount === null) throw new InputError('bayes: the policy needs the number of classes N to be disclosed');
+      const budget = o.held.length + o.remaining;
+      const key = [o.horizon, budget, o.charge, classCount];
+      if (!last || key.some((v, i) => v !== last?.key[i])) {
+        last = { key, table: bayesTable({ horizon: o.horizon, budget, charge: o.charge, classCount, alpha, cap }) };
       }
-      return commit ? 'commit' : 'pass';
+      return bayesChoice(last.table, o).commit ? 'commit' : 'pass';
     },
   };
 }
 
-function rolloutStart(o: Observation, alpha: number): RolloutStart {
-  const classCount = o.classCount;
-  if (classCount === null) throw new InputError('bayes: the policy needs the number of classes N to be disclosed');
-  const unseen = classCount - o.counts.length;
-  if (unseen < 0) throw new InputError(`bayes: ${o.counts.length} classes seen but N = ${classCount}`);
-  const others: number[] = [];
+/** The belief state before the current arrival, and the arriving class's earlier sightings. */
+export function beliefBefore(o: Observation): { state: BeliefState; count: number } {
+  const classCount = o.classCount ?? Infinity;
+  if (o.counts.length > classCount) throw new InputError(`bayes: ${o.counts.length} classes seen but N = ${classCount}`);
+  const held = new Set(o.held);
+  let builtItems = 0;
+  const unbuilt: number[] = [];
   for (let label = 0; label < o.counts.length; label++) {
-    if (label !== o.label && !o.held.includes(label)) others.push(o.counts[label] as number);
+    const count = (o.counts[label] as number) - (label === o.label ? 1 : 0);
+    if (held.has(label)) builtItems += count;
+    else if (count > 0) unbuilt.push(count);
   }
-  // Sorted, so states that differ only by labels share a key.
-  const unheld = [o.occurrence, ...others.concat(new Array<number>(unseen).fill(0)).sort((a, b) => b - a)];
-  const heldItems = o.turn - unheld.reduce((sum, count) => sum + count, 0);
-  const shapes = Float64Array.from([...unheld.map((count) => alpha + count), alpha * o.held.length + heldItems]);
-  return {
-    shapes,
-    counts: Int32Array.from([...unheld, 0]),
-    turn: o.turn,
-    horizon: o.horizon,
-    remaining: o.remaining,
-    charge: o.charge,
-    alpha,
-    classCount,
-  };
+  return { state: { built: held.size, builtItems, unbuilt }, count: o.occurrence - 1 };
 }
 
-function stateKey(s: RolloutStart): string {
-  return `${s.alpha}|${s.classCount}|${s.turn}/${s.horizon}|${s.remaining}|${s.charge}|${s.shapes.join(',')}`;
+/** The table's pass and build values at an observation. */
+export function bayesChoice(table: BayesTable, o: Observation): BuildChoice {
+  const { state, count } = beliefBefore(o);
+  return table.choose(state, count);
 }
 
-/** Mean of net(commit now) - net(pass now) over adaptively many posterior rollouts. */
-function expectedAdvantage(start: RolloutStart, key: string): number {
-  const seed = new DataView(sha256(utf8ToBytes(key)).buffer).getUint32(0);
-  const rng = createRng(seed);
-  const scratch = rolloutScratch(start.shapes.length);
-  let [n, sum, sumSquares] = [0, 0, 0];
-  while (n < MAX_SAMPLES) {
-    for (let i = 0; i < BATCH; i++) {
-      const difference = rolloutDifference(start, rng, scratch);
-      sum += difference;
-      sumSquares += difference * difference;
-    }
-    n += BATCH;
-    const mean = sum / n;
-    const standardError = Math.sqrt(Math.max(0, sumSquares / n - mean * mean) / n);
-    if (Math.abs(mean) > RESOLVED_AT * standardError) break;
-  }
-  return sum / n;
+/** What the policy collects on a class sequence (T = its length), in items and in net of the charge. */
+export function bayesRealized(
+  classes: ArrayLike<number>,
+  setting: SessionSetting,
+  alpha: number,
+  options: BayesOptions = {},
+): { collected: number; net: number; commitments: number } {
+  const metrics = sessionMetrics(runSession(classes, setting, bayesPolicy(alpha, options)));
+  return { collected: metrics.utility, net: metrics.net, commitments: metrics.commitments };
 }

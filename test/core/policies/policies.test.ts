@@ -96,31 +96,34 @@ describe('hindsight', () => {
 });
 
 describe('bayes comparator', () => {
+  // A 30-item horizon keeps the exact tables small (test/core/policies/bayes-dp.test.ts checks them against brute force).
   const bayes = bayesPolicy(1);
+  const short = { horizon: 30 };
 
-  it('commits when there are no more unheld classes than slots', () => {
-    const o = observe([1, 2], { remaining: 7, classCount: 8 });
+  it('commits at first sight when there are no more unheld classes than slots', () => {
+    const o = observe([1, 2], { ...short, classCount: 3 });
     expect(bayes.decide(o)).toBe('commit');
   });
 
   it('commits a clearly frequent class and passes a late first sight against established rivals', () => {
-    expect(bayes.decide(observe([1, 1, 1, 2, 1, 1]))).toBe('commit');
-    const established = [...Array.from({ length: 8 }, () => [1, 2, 3]).flat(), 4];
-    expect(bayes.decide(observe(established))).toBe('pass');
+    expect(bayes.decide(observe([1, 1, 1, 2, 1, 1], short))).toBe('commit');
+    const established = [...Array.from({ length: 6 }, () => [1, 2, 3]).flat(), 4];
+    expect(bayes.decide(observe(established, short))).toBe('pass');
   });
 
-  it('takes the last item at K = 0 and declines it when the charge exceeds one point', () => {
+  it('takes the last item at K = 0, passes it at K = 1 (a tie) and above', () => {
     const last = observe([1, 2, 3], { horizon: 3 });
     expect(bayes.decide(last)).toBe('commit');
+    expect(bayes.decide({ ...last, charge: 1 })).toBe('pass');
     expect(bayes.decide({ ...last, charge: 2 })).toBe('pass');
   });
 
   it('declines to build when the charge exceeds any plausible reuse', () => {
-    expect(bayes.decide(observe([1, 2, 1], { charge: 200 }))).toBe('pass');
+    expect(bayes.decide(observe([1, 2, 1], { ...short, charge: 200 }))).toBe('pass');
   });
 
   it('is a pure function of the observation', () => {
-    const o = observe([3, 1, 4, 1, 5]);
+    const o = observe([3, 1, 4, 1, 5], short);
     expect(bayesPolicy(1).decide(o)).toBe(bayesPolicy(1).decide(o));
   });
 
