@@ -19,6 +19,9 @@ export function loopRecordOf(transcript: Transcript, classes: readonly number[],
     ),
     writesRefused: outcomes.filter(({ outcome }) => outcome.kind === 'write-refused').length,
     crossClassRunsRefused: outcomes.filter(({ outcome }) => outcome.kind === 'run-refused').length,
+    runAttempts: outcomes.filter(({ outcome }) => outcome.kind === 'run' || outcome.kind === 'run-refused').length,
+    malformedCalls: outcomes.filter(({ outcome }) => outcome.kind === 'invalid').length,
+    unknownCalls: outcomes.filter(({ outcome }) => outcome.kind === 'unknown-tool').length,
     forcedAdvances: steps.filter((step) => step.advanced === 'forced').length,
   };
 }

@@ -46,15 +46,27 @@ export function ladders(arms: readonly Arm[]): Ladder[] {
   // The authors' economic cells feed a ladder only beside a model's dedicated arms (GPT's R0 and R2 at B = 3);
   // a budget with economic cells alone (B = 1, 5) is the economic surface, not a ladder.
   const dedicated = (arms: readonly Arm[]) => arms.some((arm) => !arm.key.economic);
-  return [...found.values()]
-    .filter(({ candidates }) => [...candidates.values()].some(dedicated))
-    .map(({ key, candidates }) => {
-      const rungs: Partial<Record<LadderRung, Arm>> = {};
-      const scored: Partial<Record<ScoredRung, Arm>> = {};
-      for (const [rung, arms] of candidates) {
-        rungs[rung] = best(arms, 'timing');
-        if (rung !== 'R3') scored[rung] = best(arms, 'score');
-      }
-      return { key, rungs, scored };
-    });
+  const kept = [...found.values()].filter(({ candidates }) => [...candidates.values()].some(dedicated));
+  // The urn shows no numbers, so its arms stand beside a model's problem rungs at any magnitude: a ladder run at
+  // another magnitude (the paper's Opus R3 at 1000) borrows the R0 of the model's ladder that has one.
+  for (const ladder of kept) {
+    if (ladder.candidates.has('R0')) continue;
+    const { model, announceN, budget } = ladder.key;
+    const urn = kept.find(
+      (other) =>
+        other.candidates.has('R0') &&
+        JSON.stringify({ ...other.key, magnitude: 0 }) === JSON.stringify({ model, announceN, budget, magnitude: 0 }),
+    );
+    const r0 = urn?.candidates.get('R0');
+    if (r0) ladder.candidates.set('R0', r0);
+  }
+  return kept.map(({ key, candidates }) => {
+    const rungs: Partial<Record<LadderRung, Arm>> = {};
+    const scored: Partial<Record<ScoredRung, Arm>> = {};
+    for (const [rung, arms] of candidates) {
+      rungs[rung] = best(arms, 'timing');
+      if (rung !== 'R3') scored[rung] = best(arms, 'score');
+    }
+    return { key, rungs, scored };
+  });
 }

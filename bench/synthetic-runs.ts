@@ -43,6 +43,9 @@ function builderRecord(record: SessionRecord, spec: SessionSpec): LoopRecord {
       .map((p) => ({ t: p.t, correct: p.name !== null, byHand: p.name === null })),
     writesRefused: 0,
     crossClassRunsRefused: 0,
+    runAttempts: scripted.filter((p) => !(stopped && p.t === last)).length,
+    malformedCalls: 0,
+    unknownCalls: 0,
     forcedAdvances: 0,
   };
 }

@@ -107,6 +107,8 @@ export const paperScriptSessionSchema = z.looseObject({
   n_correct: count,
   n_scripts_written: count,
   n_cross_class_run_refused: count.optional(),
+  /** Runs the harness started, failing ones included, refused ones not (only successful runs are in records). */
+  n_run_calls: count.optional(),
   n_refused_tool_calls: count.optional(),
   n_forced_advances: count.optional(),
   n_malformed_tool_calls: count.optional(),

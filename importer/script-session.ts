@@ -91,6 +91,12 @@ export function importScriptSession(session: PaperScriptSession, stream: Stream,
         .map((r) => ({ t: r.item_idx + 1, correct: isGold(r.answer, gold(r.item_idx)), byHand: !r.used_script })),
       writesRefused: session.n_refused_tool_calls ?? 0,
       crossClassRunsRefused: session.n_cross_class_run_refused ?? 0,
+      // The harness kept the successful runs only, but counted every run it started (n_run_calls); refused runs apart.
+      runAttempts:
+        (session.n_run_calls ?? session.records.reduce((sum, r) => sum + (r.runs?.length ?? 0), 0)) +
+        (session.n_cross_class_run_refused ?? 0),
+      malformedCalls: session.n_malformed_tool_calls ?? 0,
+      unknownCalls: session.n_unknown_tool_calls ?? 0,
       forcedAdvances: session.n_forced_advances ?? 0,
     });
   } catch (error) {

@@ -6,3 +6,4 @@ export { coreFirstSightSpec, type ModelFirstSight, type SeedFirstSight } from '.
 export { scoreSpec, type ModelScores } from './score.js';
 export { ladderSpec, type LadderInput } from './ladder.js';
 export { economicSpec, OPTIMUM_LABEL, type EconomicCell } from './economic.js';
+export { transferSpec, significantlyBetter, type TransferInput, type TransferPanelRates } from './transfer.js';

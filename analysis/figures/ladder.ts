@@ -9,6 +9,8 @@ export interface LadderInput {
   readonly models: readonly { readonly model: string; readonly rates: Readonly<Record<string, Estimate>> }[];
   /** Rungs to shade, e.g. where post-training significantly lowers the rate (the paper's blue region). */
   readonly shaded?: readonly string[];
+  /** The x axis's and the legend's titles (null: none); 'Rung' and 'Model' unless given. */
+  readonly titles?: { readonly x?: string | null; readonly legend?: string | null };
 }
 
 /**
@@ -16,7 +18,7 @@ export interface LadderInput {
  * commitment per rung, one line per model through its rungs, models dodged
  * side by side so their 95% interval bars do not overlap.
  */
-export function ladderSpec({ rungs, models, shaded = [] }: LadderInput): TopLevelSpec {
+export function ladderSpec({ rungs, models, shaded = [], titles = {} }: LadderInput): TopLevelSpec {
   const names = models.map((m) => m.model);
   const dodge = Math.min(0.14, 0.6 / models.length);
   const values = models.flatMap(({ model, rates }, m) => {
@@ -35,15 +37,27 @@ export function ladderSpec({ rungs, models, shaded = [] }: LadderInput): TopLeve
     return { x: i - 0.5, x2: i + 0.5 };
   });
   // A quantitative x with the rungs as tick labels: lines and dodged points share one position scale.
+  // A rung name with a line break is a label of several lines.
+  const label = `${JSON.stringify(rungs)}[datum.value]`;
   const x = {
     field: 'x',
     type: 'quantitative' as const,
-    title: 'Rung',
+    title: titles.x === undefined ? 'Rung' : titles.x,
     scale: { domain: [-0.5, rungs.length - 0.5], nice: false, zero: false },
-    axis: { values: rungs.map((_, i) => i), labelExpr: `${JSON.stringify(rungs)}[datum.value]`, grid: false },
+    axis: {
+      values: rungs.map((_, i) => i),
+      labelExpr: rungs.some((rung) => rung.includes('\n')) ? `split(${label}, '\\n')` : label,
+      grid: false,
+    },
   };
   const y = { field: 'rate', type: 'quantitative' as const, scale: PERCENT_SCALE, axis: PERCENT_AXIS, title: 'First-sight commitment' };
-  const color = { field: 'model', type: 'nominal' as const, scale: categoryScale(names), title: 'Model', sort: names };
+  const color = {
+    field: 'model',
+    type: 'nominal' as const,
+    scale: categoryScale(names),
+    title: titles.legend === undefined ? 'Model' : titles.legend,
+    sort: names,
+  };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     config: CONFIG,

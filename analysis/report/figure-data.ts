@@ -1,19 +1,26 @@
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { commitAtK } from '../../core/policies/commit-at-k.js';
-import { hindsightPolicy } from '../../core/policies/hindsight.js';
-import { sessionMetrics } from '../../core/metrics/session-metrics.js';
 import { runSession } from '../../core/session/run-session.js';
-import { decodeClasses } from '../../core/session/compact-codes.js';
 import { classSequence, type Stream } from '../../core/stream/stream.js';
 import type { Arm } from '../arms.js';
-import type { EconomicCell, Estimate, LadderInput, ModelFirstSight, ModelScores, OptimalPolicyInput } from '../figures/index.js';
+import type {
+  EconomicCell,
+  Estimate,
+  LadderInput,
+  ModelFirstSight,
+  ModelScores,
+  OptimalPolicyInput,
+  TransferInput,
+} from '../figures/index.js';
 import { LADDER_RUNGS, type Ladder } from '../ladders.js';
 import { pairSeeds } from '../stats/seed-session.js';
 import type { BootstrapEstimate } from '../stats/bootstrap.js';
-import { marginalEstimate } from '../stats/contrasts.js';
+import { marginalEstimate, repooledDifference } from '../stats/contrasts.js';
 import { seedValue } from '../stats/ratio-estimands.js';
 import type { SeedSession } from '../stats/seed-session.js';
+import { optimumOnArm } from '../stats/optimum-on-arm.js';
 import { economicArms } from '../tables/economic-tables.js';
+import { TRANSFER_STEPS, transferPanels, type TransferStep } from '../transfer-panels.js';
 
 /** A figure plots defined estimates only. */
 const estimateOf = (e: BootstrapEstimate): Estimate | null =>
@@ -91,6 +98,38 @@ export function ladderData(list: readonly Ladder[]): LadderInput {
   return { rungs: [...LADDER_RUNGS], models: models.filter((m) => Object.keys(m.rates).length > 0) };
 }
 
+/** The transfer figure's tick labels, after Table F's panel names (two lines each, to fit a panel's width). */
+const TRANSFER_LABELS: Record<TransferStep, string> = {
+  R0: 'Abstract urn\n(R0)',
+  reskins: 'Reskins\n(pooled)',
+  probe: 'Keep/pass\ntool call',
+  R1: 'Declarative\nclaim (R1)',
+  R2: 'Code claim\n(R2)',
+  R3: 'Script\n(R3)',
+};
+
+/**
+ * Figure 4: A's and B's pooled first-sight per transfer panel with the paired
+ * B − A interval, from the panels the transfer table shows; on the first of
+ * a's ladders that b ran too (where they ran several: N disclosure, B, magnitude).
+ * Null where they share no panel.
+ */
+export function transferData(arms: readonly Arm[], a: string, b: string): TransferInput | null {
+  const found = transferPanels(arms, a, b);
+  const ladder = found[0]?.ladder;
+  const panels = TRANSFER_STEPS.flatMap((step) => {
+    const panel = found.find((p) => p.ladder === ladder && p.step === step);
+    if (!panel) return [];
+    const rates = {
+      a: estimateOf(marginalEstimate('firstSight', panel.a)),
+      b: estimateOf(marginalEstimate('firstSight', panel.b)),
+    };
+    if (!rates.a && !rates.b) return [];
+    return [{ label: TRANSFER_LABELS[step], ...rates, difference: estimateOf(repooledDifference('firstSight', panel.a, panel.b)) }];
+  });
+  return panels.length > 0 ? { a, b, panels } : null;
+}
+
 /** Figure 5: first-sight hazard against the charge K per budget B, with the hindsight optimum's hazard. */
 export function economicData(arms: readonly Arm[]): EconomicCell[] {
   const cells = new Map<string, { budget: number; charge: number; hazard: Record<string, Estimate>; optimum: number }>();
@@ -98,24 +137,10 @@ export function economicData(arms: readonly Arm[]): EconomicCell[] {
   for (const arm of economicArms(arms)) {
     const { budget, charge, rung, model } = arm.key;
     const id = JSON.stringify([budget, charge]);
-    const cell = cells.get(id) ?? { budget, charge, hazard: {}, optimum: optimumHazard(arm) };
+    const cell = cells.get(id) ?? { budget, charge, hazard: {}, optimum: optimumOnArm(arm).firstSightHazard ?? 0 };
     const estimate = estimateOf(marginalEstimate('firstSightHazard', arm.sessions));
     if (estimate) cell.hazard[severalModels ? `${model} ${rung}` : rung] = estimate;
     cells.set(id, cell);
   }
   return [...cells.values()].filter((cell) => Object.keys(cell.hazard).length > 0);
-}
-
-/** The exact hindsight optimum's pooled first-sight hazard on an arm's streams: it commits at first sight or never. */
-function optimumHazard(arm: Arm): number {
-  let committed = 0;
-  let eligible = 0;
-  for (const session of arm.loaded) {
-    const classes = decodeClasses(session.classes);
-    const rules = { budget: arm.key.budget, charge: arm.key.charge };
-    const metrics = sessionMetrics(runSession(classes, { ...rules, classCount: FAMILY_NAMES.length }, hindsightPolicy(classes, rules)));
-    committed += metrics.firstSightCommitments;
-    eligible += metrics.firstOccurrenceTurns;
-  }
-  return eligible > 0 ? committed / eligible : 0;
 }

@@ -7,19 +7,28 @@ import { runLayout } from '../../activities/run-store/run-layout.js';
 import { readStoredStream } from '../../activities/run-store/stream-source.js';
 import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
 import { groupArms, type Arm } from '../arms.js';
-import { coreFirstSightSpec, economicSpec, ladderSpec, optimalPolicySpec, renderFigure, scoreSpec } from '../figures/index.js';
+import {
+  coreFirstSightSpec,
+  economicSpec,
+  ladderSpec,
+  optimalPolicySpec,
+  renderFigure,
+  scoreSpec,
+  transferSpec,
+} from '../figures/index.js';
 import { ladders, LADDER_RUNGS, type Ladder } from '../ladders.js';
 import { pairSeeds } from '../stats/seed-session.js';
 import { loadRuns, type Exclusion, type LoadedRuns } from '../load/load-runs.js';
 import { cellDiagnosticsTable, cellTable, perSeedTable, scriptTable } from '../tables/cell-tables.js';
 import { decisionRulesTable } from '../tables/decision-rules-table.js';
 import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
+import { familyBuildsTable } from '../tables/family-builds-table.js';
 import { framingLadderTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
 import { toHtml } from '../tables/render-table.js';
 import { transferTable } from '../tables/transfer-table.js';
 import type { Table } from '../tables/table.js';
 import { writeTableFiles } from '../tables/write-table-files.js';
-import { coreFirstSightData, economicData, ladderData, optimalPolicyData, scoreData } from './figure-data.js';
+import { coreFirstSightData, economicData, ladderData, optimalPolicyData, scoreData, transferData } from './figure-data.js';
 import { escapeHtml, page } from './html.js';
 import { transcriptPage } from './transcript-page.js';
 
@@ -55,7 +64,7 @@ function tablesOf(arms: readonly Arm[], list: readonly Ladder[]): Table[] {
       : []),
     cellTable(arms),
     cellDiagnosticsTable(arms),
-    ...(hasR3 ? [scriptTable(arms)] : []),
+    ...(hasR3 ? [scriptTable(arms), familyBuildsTable(arms)] : []),
     ...(economic.rows.length > 0 ? [economic] : []),
     ...(interaction.rows.length > 0 ? [interaction] : []),
     ...transferModels(arms).map((model) => transferTable(arms, model)),
@@ -79,7 +88,7 @@ async function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonl
     figures.push({
       id: 'r0-vs-r3',
       caption:
-        'First-sight commitment at R0 and R3 per model: thin lines pair seeds; large points are pooled rates with 95% seed-bootstrap intervals; open circles mark seeds with no R3 build.',
+        'First-sight commitment at R0 and R3 per model: thin lines pair seeds, set side by side where their rates coincide; large points are pooled rates with 95% seed-bootstrap intervals, joined by a bold line; open circles mark seeds that commit at R0 but build no script at R3.',
       spec: coreFirstSightSpec(core),
     });
   const scores = scoreData(list);
@@ -96,6 +105,21 @@ async function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonl
       caption: 'Pooled first-sight commitment by rung per model, with 95% seed-bootstrap intervals.',
       spec: ladderSpec(ladder),
     });
+  // Figure 4 per pair of the study's checkpoints (models run on the urn's reskins; a probe arm alone, as Haiku's, is not one):
+  // A the base (by name, else the first by name), B each other one.
+  const reskinned = (model: string) =>
+    arms.some((arm) => arm.key.model === model && arm.key.rung === 'R0' && arm.key.reskin !== null && arm.key.reskin !== 'ball');
+  const transfer = transferModels(arms).filter(reskinned).sort();
+  const base = transfer.find((model) => /base/i.test(model)) ?? transfer[0];
+  for (const b of transfer.filter((model) => model !== base)) {
+    const data = base === undefined ? null : transferData(arms, base, b);
+    if (data)
+      figures.push({
+        id: `transfer-${b.replace(/[^A-Za-z0-9._-]+/g, '-')}`,
+        caption: `First-sight commitment of ${base} (A) and ${b} (B) from the abstract urn to R3, each pooled over realized commitments with its 95% seed-bootstrap interval. Shaded panels are those where B commits at first sight significantly less than A (more reserve): the paired B − A interval, re-pooled ratios with seeds resampled as clusters, lies wholly below zero.`,
+        spec: transferSpec(data),
+      });
+  }
   const economic = economicData(arms);
   if (economic.length > 0)
     figures.push({

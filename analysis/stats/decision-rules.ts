@@ -82,7 +82,7 @@ export interface CompetenceGate {
   readonly commitmentsPerSeed: Criterion;
   /** Pooled first-sight among commitments: at most 50%. */
   readonly firstSight: Criterion;
-  /** Σ R0 collected / Σ the comparator's on the same seeds: at least 90%; not evaluated without comparator data. */
+  /** Σ R0 collected / Σ the comparator's on the same streams: at least 90%; not evaluated without the comparator. */
   readonly comparator: Criterion;
   /** Every evaluated criterion passes. */
   readonly passed: boolean;
@@ -90,13 +90,14 @@ export interface CompetenceGate {
 
 /**
  * B.5's locked abstract competence gate on a model's R0 arm. `comparator`
- * holds the same-information online Bayesian (Dirichlet) comparator's sessions
- * on the identical streams; collection is credited items (utility).
+ * holds, by seed, what the same-information online Bayesian (Dirichlet)
+ * comparator collects on the identical stream; collection is credited items
+ * (utility), and the criterion is a ratio of sums (of means).
  */
 export function competenceGate(
   panelSeeds: readonly number[],
   r0: readonly SeedSession[],
-  comparator?: readonly SeedSession[],
+  comparator?: ReadonlyMap<number, number>,
 ): CompetenceGate {
   const arm = sortedBySeed(r0);
   const panel = new Set(panelSeeds);
@@ -119,13 +120,12 @@ export function competenceGate(
   return { ...criteria, passed: Object.values(criteria).every((c) => c.status !== 'fail') };
 }
 
-function comparatorRatio(arm: readonly SeedSession[], comparator: readonly SeedSession[] | undefined): Counts | null {
+function comparatorRatio(arm: readonly SeedSession[], comparator: ReadonlyMap<number, number> | undefined): Counts | null {
   if (comparator === undefined) return null;
-  const bySeed = new Map(sortedBySeed(comparator).map((s) => [s.seed, s.metrics.utility]));
   let den = 0;
   for (const { seed } of arm) {
-    const utility = bySeed.get(seed);
-    if (utility === undefined) throw new Error(`competence gate: no comparator session for seed ${seed}`);
+    const utility = comparator.get(seed);
+    if (utility === undefined) throw new Error(`competence gate: no comparator collection for seed ${seed}`);
     den += utility;
   }
   return { num: sum(arm, (s) => s.metrics.utility), den };

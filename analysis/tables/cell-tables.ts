@@ -3,7 +3,7 @@ import { summarizeArm } from '../stats/arm-summary.js';
 import { marginalEstimate } from '../stats/contrasts.js';
 import { validity } from '../stats/decision-rules.js';
 import { intervalOf } from './interval-cell.js';
-import type { Table } from './table.js';
+import type { Cell, Column, Table } from './table.js';
 
 const BOOTSTRAP =
   "Per-arm seed bootstrap: the resamples are the rows of numpy's default_rng(0) (PCG64) integers(0, n, size=(10000, n)) matrix over the n seeds in ascending order; linear-percentile 95% intervals, resamples with an undefined statistic dropped.";
@@ -16,7 +16,7 @@ export function cellTable(arms: readonly Arm[]): Table {
   return {
     id: 'cells',
     title: 'Per-cell estimates with intervals',
-    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
+    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0); resolved turns are the decision turns reached that gave a valid decision. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
     columns: [
       { name: 'Source', format: 'text' },
       { name: 'Model', format: 'text' },
@@ -32,14 +32,21 @@ export function cellTable(arms: readonly Arm[]): Table {
       { name: 'Score', format: 'percent' },
       { name: 'Commits/seed', format: 'fixed' },
       { name: 'Zero-commit seeds', format: 'integer' },
+      { name: 'Full-budget seeds', format: 'integer' },
       { name: 'Lateness', format: 'fixed' },
       { name: 'Items/stream', format: 'fixed' },
+      { name: 'Collected', format: 'integer' },
+      { name: 'Optimum', format: 'integer' },
       { name: 'Unresolved', format: 'percent' },
+      { name: 'Resolved turns', format: 'text' },
       { name: 'Validity', format: 'text' },
     ],
     rows: arms.map((arm) => {
       const summary = summarizeArm(arm.key.rung, arm.sessions);
       const { model, rung, reskin, announceN, budget, charge, magnitude } = arm.key;
+      const cell = validity(arm.sessions);
+      const total = (pick: (m: (typeof arm.sessions)[number]['metrics']) => number) =>
+        arm.sessions.reduce((sum, session) => sum + pick(session.metrics), 0);
       return [
         sourceOf(arm),
         model,
@@ -55,10 +62,14 @@ export function cellTable(arms: readonly Arm[]): Table {
         arm.key.rung === 'R3' ? null : intervalOf(marginalEstimate('score', arm.sessions)),
         summary.commitmentsPerSeed,
         summary.zeroCommitSeeds,
+        arm.sessions.filter((session) => session.metrics.commitments === budget).length,
         summary.meanLateness,
         summary.itemsPerStream,
+        total((m) => m.utility),
+        total((m) => m.optimum),
         summary.unresolvedRate,
-        validity(arm.sessions).valid ? 'valid' : 'INVALID',
+        `${cell.reached - cell.unresolved}/${cell.reached}`,
+        cell.valid ? 'valid' : 'INVALID',
       ];
     }),
   };
@@ -157,47 +168,96 @@ export function perSeedTable(arms: readonly Arm[]): Table {
 export function scriptTable(arms: readonly Arm[]): Table {
   const r3 = arms.filter((arm) => arm.key.rung === 'R3');
   const varies = varyingFields(r3.map((arm) => arm.key));
+  const ended = (arm: Arm, termination: string) => arm.loaded.filter((s) => s.summary.termination === termination).length;
+  const rows: Cell[][] = r3.map((arm) => {
+    const summary = summarizeArm('R3', arm.sessions);
+    const s = summary.script;
+    const commitments = arm.sessions.reduce((sum, session) => sum + session.metrics.commitments, 0);
+    const firstSight = arm.sessions.reduce((sum, session) => sum + session.metrics.firstSightCommitments, 0);
+    return [
+      armLabel(arm.key, varies),
+      arm.sessions.length,
+      s?.builds ?? null,
+      commitments,
+      `${firstSight}/${commitments}`,
+      intervalOf(marginalEstimate('firstSight', arm.sessions)),
+      summary.meanLateness,
+      s?.reuseRuns ?? null,
+      s?.runAttempts ?? null,
+      s?.crossClassRunsRefused ?? null,
+      s?.refusedRunRate ?? null,
+      s?.scriptSuccessRate ?? null,
+      s?.rawAnswers ?? null,
+      s?.rawAccuracy ?? null,
+      s ? `${s.zeroBuildSessions}/${s.sessions}` : null,
+      s?.callsPerProblem ?? null,
+      s?.writesRefused ?? null,
+      s?.malformedCalls ?? null,
+      s?.unknownCalls ?? null,
+      s?.forcedAdvances ?? null,
+      ended(arm, 'budget-exhausted'),
+      ended(arm, 'token-cap'),
+      ended(arm, 'stream-end'),
+      s ? `${s.answeredCorrectly}/${s.problemsShown}` : null,
+    ];
+  });
   return {
     id: 'r3-builds',
     title: 'R3: builds, reuse and script success',
-    caption: `Scripts written counts every write (rewrites included); the commitments are the hidden classes with a script authored on them, and first-sight is their share built at the class's first occurrence, with its per-arm interval; lateness in within-class occurrences; refused runs are cross-class run_script calls refused without executing (n_cross_class_run_refused); script success is the share of script runs (tests and reruns) returning the gold answer; refused writes came with no writes left; a forced advance moved on after two replies without a tool call; answered correctly counts problems shown, a diagnostic only (the paper gives R3 no Score). ${BOOTSTRAP}`,
-    columns: [
-      { name: 'Arm', format: 'text' },
-      { name: 'Scripts written', format: 'integer' },
-      { name: 'Classes built', format: 'integer' },
-      { name: 'First-sight', format: 'percent' },
-      { name: 'Mean lateness', format: 'fixed' },
-      { name: 'Reuse runs', format: 'integer' },
-      { name: 'Refused runs', format: 'integer' },
-      { name: 'Script success', format: 'percent' },
-      { name: 'Raw answers', format: 'integer' },
-      { name: 'Raw accuracy', format: 'percent' },
-      { name: 'Zero-build seeds', format: 'text' },
-      { name: 'Calls per problem', format: 'fixed' },
-      { name: 'Refused writes', format: 'integer' },
-      { name: 'Forced advances', format: 'integer' },
-      { name: 'Answered correctly', format: 'text' },
-    ],
-    rows: r3.map((arm) => {
-      const summary = summarizeArm('R3', arm.sessions);
-      const s = summary.script;
-      return [
-        armLabel(arm.key, varies),
-        s?.builds ?? null,
-        arm.sessions.reduce((sum, session) => sum + session.metrics.commitments, 0),
-        intervalOf(marginalEstimate('firstSight', arm.sessions)),
-        summary.meanLateness,
-        s?.reuseRuns ?? null,
-        s?.crossClassRunsRefused ?? null,
-        s?.scriptSuccessRate ?? null,
-        s?.rawAnswers ?? null,
-        s?.rawAccuracy ?? null,
-        s ? `${s.zeroBuildSessions}/${s.sessions}` : null,
-        s?.callsPerProblem ?? null,
-        s?.writesRefused ?? null,
-        s?.forcedAdvances ?? null,
-        s ? `${s.answeredCorrectly}/${s.problemsShown}` : null,
-      ];
-    }),
+    caption: `Scripts written counts every write (rewrites included); the commitments (classes built) are the hidden classes with a script authored on them, and first-sight is their share built at the class's first occurrence, with its per-arm interval; lateness in within-class occurrences; run attempts are run_script calls on an existing script, refused ones included, and refused runs the cross-class calls refused without executing (n_cross_class_run_refused), with the total over the class-bound arms (ours, and the authors' _class-bound arms) of each magnitude; script success is the share of script runs (tests and reruns) returning the gold answer; refused writes came with no writes left; malformed calls had arguments that were not valid, unknown calls named no tool of the loop; a forced advance moved on after two replies without a tool call; ended counts the seeds that stopped on the write budget, the token cap, or at the end of the stream; answered correctly counts problems shown, a diagnostic only (the paper gives R3 no Score). ${BOOTSTRAP}`,
+    columns: R3_COLUMNS,
+    rows: [...rows, ...refusalTotals(r3)],
   };
+}
+
+const R3_COLUMNS: readonly Column[] = [
+  { name: 'Arm', format: 'text' },
+  { name: 'Seeds', format: 'integer' },
+  { name: 'Scripts written', format: 'integer' },
+  { name: 'Classes built', format: 'integer' },
+  { name: 'First-sight builds', format: 'text' },
+  { name: 'First-sight', format: 'percent' },
+  { name: 'Mean lateness', format: 'fixed' },
+  { name: 'Reuse runs', format: 'integer' },
+  { name: 'Run attempts', format: 'integer' },
+  { name: 'Refused runs', format: 'integer' },
+  { name: 'Refused share', format: 'percent' },
+  { name: 'Script success', format: 'percent' },
+  { name: 'Raw answers', format: 'integer' },
+  { name: 'Raw accuracy', format: 'percent' },
+  { name: 'Zero-build seeds', format: 'text' },
+  { name: 'Calls per problem', format: 'fixed' },
+  { name: 'Refused writes', format: 'integer' },
+  { name: 'Malformed calls', format: 'integer' },
+  { name: 'Unknown calls', format: 'integer' },
+  { name: 'Forced advances', format: 'integer' },
+  { name: 'Ended on write budget', format: 'integer' },
+  { name: 'Ended on token cap', format: 'integer' },
+  { name: 'Ended at stream end', format: 'integer' },
+  { name: 'Answered correctly', format: 'text' },
+];
+
+/** An arm whose scripts were bound to their class (cross-class runs refused): ours, and the authors' `_class-bound-*` arms. */
+const isClassBound = (arm: Arm) => arm.key.source === null || arm.key.source.includes('class-bound');
+
+/** C.5: run attempts and cross-class refusals over every class-bound arm, per magnitude (the paper's 22 of 478 at 100). */
+function refusalTotals(r3: readonly Arm[]): Cell[][] {
+  const bound = r3.filter(isClassBound);
+  return [...new Set(bound.map((arm) => arm.key.magnitude))]
+    .sort((a, b) => a - b)
+    .map((magnitude) => {
+      const scripts = bound
+        .filter((arm) => arm.key.magnitude === magnitude)
+        .flatMap((arm) => summarizeArm('R3', arm.sessions).script ?? []);
+      const known = scripts.every((s) => s.runAttempts !== null);
+      const attempts = known ? scripts.reduce((sum, s) => sum + (s.runAttempts ?? 0), 0) : null;
+      const refused = scripts.reduce((sum, s) => sum + s.crossClassRunsRefused, 0);
+      const total: Record<string, Cell> = {
+        Arm: `all class-bound arms · magnitude ${magnitude}`,
+        'Run attempts': attempts,
+        'Refused runs': refused,
+        'Refused share': attempts ? refused / attempts : null,
+      };
+      return R3_COLUMNS.map((column) => total[column.name] ?? null);
+    });
 }

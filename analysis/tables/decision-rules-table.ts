@@ -1,10 +1,9 @@
 import type { Ladder } from '../ladders.js';
+import { bayesComparator } from '../stats/bayes-comparator.js';
 import { pairSeeds } from '../stats/seed-session.js';
 import { competenceGate, suppressionReplication, type Criterion } from '../stats/decision-rules.js';
 import type { SeedSession } from '../stats/seed-session.js';
 import type { Table } from './table.js';
-
-const COMPARATOR = /^policy\/bayes(-1)?$/;
 
 type Unit = 'count' | 'fixed' | 'percent' | 'points';
 const UNITS: Readonly<Record<Unit, (value: number) => string>> = {
@@ -25,34 +24,23 @@ function suppression(r0: readonly SeedSession[] | undefined, treated: readonly S
 }
 
 /**
- * B.5's locked abstract competence gate on each model's R0 arm (with the
- * Bayesian comparator's R0 sessions on the same streams when the run has
- * them) and the preregistered suppression replication at R2 and R3.
+ * B.5's locked abstract competence gate on each model's R0 arm (against the
+ * exact Bayesian comparator on the same streams, where N was disclosed) and
+ * the preregistered suppression replication at R2 and R3.
  */
 export function decisionRulesTable(list: readonly Ladder[]): Table {
-  const comparatorFor = (ladder: Ladder) =>
-    list.find(
-      (other) =>
-        COMPARATOR.test(other.key.model) &&
-        other !== ladder &&
-        other.key.budget === ladder.key.budget &&
-        other.key.magnitude === ladder.key.magnitude &&
-        other.key.announceN === ladder.key.announceN,
-    )?.rungs.R0?.sessions;
   const rows = list.flatMap((ladder) => {
     const r0 = ladder.rungs.R0?.sessions;
     if (!r0) return [];
     const panel = [...new Set(Object.values(ladder.rungs).flatMap((arm) => arm.sessions.map((s) => s.seed)))];
-    const comparator = comparatorFor(ladder);
-    const covered = comparator && r0.every((s) => comparator.some((c) => c.seed === s.seed));
-    const gate = competenceGate(panel, r0, covered ? comparator : undefined);
+    const gate = competenceGate(panel, r0, (ladder.rungs.R0 && bayesComparator(ladder.rungs.R0)) ?? undefined);
     return [
       [
         ladder.key.model,
         mark(gate.complete, 'count').replace(' ', `/${panel.length} `),
         mark(gate.commitmentsPerSeed, 'fixed'),
         mark(gate.firstSight, 'percent'),
-        mark(gate.comparator, 'percent'),
+        mark(gate.comparator, 'fixed'),
         gate.passed ? 'passed' : 'failed',
         suppression(r0, ladder.rungs.R2?.sessions),
         suppression(r0, ladder.rungs.R3?.sessions),
@@ -63,7 +51,7 @@ export function decisionRulesTable(list: readonly Ladder[]): Table {
     id: 'decision-rules',
     title: 'Competence gate and suppression replication',
     caption:
-      'Abstract competence gate on R0: every panel seed complete, at least 2.5 commitments per seed, at most 50% first-sight among commitments, and R0 collection at least 90% of the Bayesian comparator (policy/bayes) on the same seeds when the runs include it. Suppression replication at R2 (and R3): at least 80% first-sight among commitments, a pooled rise of at least 30 points over R0, and a positive lower end of the paired seed-bootstrap interval (mean of seed differences, 10,000 resamples, RNG seed 0).',
+      'Abstract competence gate on R0: every panel seed complete, at least 2.5 commitments per seed, at most 50% first-sight among commitments, and R0 collection at least 90% of what the exact same-information Bayes-optimal online policy under a symmetric Dirichlet(1) prior collects on the same streams (policy/bayes; a ratio of sums; evaluated where N was disclosed, as the comparator knows it). Suppression replication at R2 (and R3): at least 80% first-sight among commitments, a pooled rise of at least 30 points over R0, and a positive lower end of the paired seed-bootstrap interval (mean of seed differences, 10,000 resamples, RNG seed 0).',
     columns: [
       { name: 'Model', format: 'text' },
       { name: 'Complete', format: 'text' },

@@ -2,6 +2,7 @@ import { armLabel, varyingFields, type Arm } from '../arms.js';
 import { summarizeArm } from '../stats/arm-summary.js';
 import { marginalEstimate } from '../stats/contrasts.js';
 import { economicInteractions } from '../stats/economic-interaction.js';
+import { optimumOnArm } from '../stats/optimum-on-arm.js';
 import { intervalOf } from './interval-cell.js';
 import type { Table } from './table.js';
 
@@ -20,6 +21,15 @@ export function economicArms(arms: readonly Arm[]): Arm[] {
   return cells.filter((arm) => (charges.get(id(arm))?.size ?? 0) > 1);
 }
 
+/** The standard error of a mean over seeds (sample standard deviation / √n); null under two seeds. */
+function standardError(values: readonly number[]): number | null {
+  const n = values.length;
+  if (n < 2) return null;
+  const mean = values.reduce((sum, v) => sum + v, 0) / n;
+  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (n - 1);
+  return Math.sqrt(variance / n);
+}
+
 /** Appendix E: hazard, net utility, the exact hindsight net optimum and regret per (B, K). */
 export function economicSurfaceTable(arms: readonly Arm[]): Table {
   const surface = economicArms(arms);
@@ -29,7 +39,7 @@ export function economicSurfaceTable(arms: readonly Arm[]): Table {
     id: 'economic-surface',
     title: 'Economic surface',
     caption:
-      "First-sight hazard (committed share of the eligible first-occurrence turns; an unresolved turn counts as a pass, only turns never reached are left out) with its per-arm interval (numpy's default_rng(0) seed bootstrap, 10,000 resamples), mean net utility (credited items minus K per commitment), the exact hindsight net optimum and mean regret, per budget B and visible charge K.",
+      "The economic cells only: sessions told the charge rule (the authors' economic_surface_<model> cells; our runs with --charge or economic: true), never a model's dedicated K = 0 arm, which feeds its framing ladder. First-sight hazard (committed share of the eligible first-occurrence turns; an unresolved turn counts as a pass, only turns never reached are left out) with its per-arm interval (numpy's default_rng(0) seed bootstrap, 10,000 resamples), mean net utility (credited items minus K per commitment), the exact hindsight net optimum, mean regret with its standard error over seeds (sample SD / √n), and what the optimum does on the same streams: its commitments per seed and its first-sight hazard (it builds at first sight or never; between classes of equal size it takes the larger class id, as the paper authors' optimum does), per budget B and visible charge K.",
     columns: [
       { name: 'Arm', format: 'text' },
       { name: 'Rung', format: 'text' },
@@ -39,9 +49,13 @@ export function economicSurfaceTable(arms: readonly Arm[]): Table {
       { name: 'Net', format: 'fixed' },
       { name: 'Optimum', format: 'fixed' },
       { name: 'Regret', format: 'fixed' },
+      { name: 'Regret SE', format: 'fixed' },
+      { name: 'Optimum commits/seed', format: 'fixed' },
+      { name: 'Optimum hazard', format: 'percent' },
     ],
     rows: surface.map((arm) => {
       const summary = summarizeArm(arm.key.rung, arm.sessions);
+      const optimum = optimumOnArm(arm);
       return [
         armLabel(arm.key, varies),
         arm.key.rung,
@@ -51,6 +65,9 @@ export function economicSurfaceTable(arms: readonly Arm[]): Table {
         summary.meanNet,
         summary.meanOptimum,
         summary.meanRegret,
+        standardError(arm.sessions.map((s) => s.metrics.regret)),
+        optimum.commitmentsPerSeed,
+        optimum.firstSightHazard,
       ];
     }),
   };

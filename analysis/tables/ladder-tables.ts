@@ -3,7 +3,7 @@ import { LADDER_RUNGS, type Ladder, type LadderRung } from '../ladders.js';
 import { pairSeeds } from '../stats/seed-session.js';
 import { summarizeArm } from '../stats/arm-summary.js';
 import { marginalEstimate, repooledDifference } from '../stats/contrasts.js';
-import { localize } from '../stats/decision-rules.js';
+import { localize, suppressionReplication } from '../stats/decision-rules.js';
 import type { SeedSession } from '../stats/seed-session.js';
 import { intervalOf } from './interval-cell.js';
 import type { Cell, Table } from './table.js';
@@ -26,11 +26,12 @@ export function framingLadderTable(list: readonly Ladder[]): Table {
     id: 'framing-ladder',
     title: 'First-sight commitment across the framing ladder',
     caption:
-      'Pooled first-sight commitment among realized commitments per rung (R3: among script builds). Failure point: the earliest adjacent rung whose pooled first-sight rises by at least 30 points (the preregistered localization rule); "none" when no step does.',
+      'Pooled first-sight commitment among realized commitments per rung (R3: among script builds), and the failure point by two rules. 30-point rule: the earliest adjacent rung whose pooled first-sight rises by at least 30 points (the preregistered localization rule of A.2). Suppression: the earliest rung after R0 that meets the suppression criterion of B.5 (at least 80% first-sight, a rise of at least 30 points over R0, and a paired interval above zero); the paper\'s Table 1 prints this one (for GPT-5.6 Sol the 30-point rule says R2, the suppression criterion R3). "none" when no rung qualifies.',
     columns: [
       { name: 'Model', format: 'text' },
       ...LADDER_RUNGS.map((rung) => ({ name: rung, format: 'percent' as const })),
-      { name: 'Failure point', format: 'text' },
+      { name: 'Failure point (30-point rule)', format: 'text' },
+      { name: 'Failure point (suppression)', format: 'text' },
     ],
     rows: list.map((ladder, i) => {
       const rates: Cell[] = LADDER_RUNGS.map((rung) =>
@@ -45,9 +46,19 @@ export function framingLadderTable(list: readonly Ladder[]): Table {
             R3: sessionsAt(ladder, 'R3'),
           }).trigger ?? 'none')
         : 'incomplete ladder';
-      return [names[i] ?? '', ...rates, trigger];
+      return [names[i] ?? '', ...rates, trigger, complete ? suppressionPoint(ladder) : 'incomplete ladder'];
     }),
   };
+}
+
+/** The earliest rung after R0 where B.5's suppression criterion is met, paired on the seeds both rungs ran. */
+function suppressionPoint(ladder: Ladder): string {
+  const r0 = sessionsAt(ladder, 'R0');
+  const met = (['R1', 'R2', 'R3'] as const).find((rung) => {
+    const paired = pairSeeds(r0, sessionsAt(ladder, rung));
+    return paired.a.length > 0 && suppressionReplication(paired.a, paired.b).passed;
+  });
+  return met ?? 'none';
 }
 
 const STEPS: readonly (readonly [LadderRung, LadderRung])[] = [
@@ -82,18 +93,25 @@ export function zeroCommitTable(list: readonly Ladder[]): Table {
   return {
     id: 'zero-commit',
     title: 'Zero-commit incidence and commitments per seed',
-    caption: 'Seeds with no commitment (R3: no script written), out of the seeds run, and mean commitments per seed (R3: scripts written).',
+    caption: `Seeds with no commitment (R3: no script written), out of the seeds run, and mean commitments per seed (R3: distinct classes with a script written), then the paired R2→R3 changes of both (D.3: zero-commit incidence in points, commitments per seed), means of seed differences on the seeds both rungs ran. ${BOOTSTRAP}`,
     columns: [
       { name: 'Model', format: 'text' },
       ...LADDER_RUNGS.map((rung) => ({ name: `zero-commit ${rung}`, format: 'text' as const })),
       ...LADDER_RUNGS.map((rung) => ({ name: `commits/seed ${rung}`, format: 'fixed' as const })),
+      { name: 'zero-commit R3−R2', format: 'points' },
+      { name: 'commits/seed R3−R2', format: 'fixed' },
     ],
     rows: list.map((ladder, i) => {
       const summaries = LADDER_RUNGS.map((rung) => (ladder.rungs[rung] ? summarizeArm(rung, sessionsAt(ladder, rung)) : null));
+      const paired = ladder.rungs.R2 && ladder.rungs.R3 ? pairSeeds(sessionsAt(ladder, 'R2'), sessionsAt(ladder, 'R3')) : null;
+      const change = (name: 'zeroCommitIncidence' | 'commitmentsPerSeed'): Cell =>
+        paired && paired.a.length > 0 ? intervalOf(repooledDifference(name, paired.a, paired.b)) : null;
       return [
         names[i] ?? '',
         ...summaries.map((s) => (s ? `${s.zeroCommitSeeds}/${s.seeds}` : null)),
         ...summaries.map((s) => s?.commitmentsPerSeed ?? null),
+        change('zeroCommitIncidence'),
+        change('commitmentsPerSeed'),
       ];
     }),
   };

@@ -1,23 +1,12 @@
 import { InputError } from '../../core/errors.js';
 import type { Arm } from '../arms.js';
-import { ladders, type LadderRung } from '../ladders.js';
 import { summarizeArm } from '../stats/arm-summary.js';
 import { repooledDifference, seedMeanDifference } from '../stats/contrasts.js';
-import { poolPerSeed } from '../stats/pool-per-seed.js';
-import { pairSeeds, type SeedSession } from '../stats/seed-session.js';
+import { validity } from '../stats/decision-rules.js';
+import type { SeedSession } from '../stats/seed-session.js';
+import { transferPanels } from '../transfer-panels.js';
 import { intervalOf } from './interval-cell.js';
 import type { Cell, Table } from './table.js';
-
-interface Panel {
-  readonly name: string;
-  readonly a: readonly SeedSession[];
-  /** Empty when the table shows one model. */
-  readonly b: readonly SeedSession[];
-  /** Seeds both arms ran whose streams differ: not paired. */
-  readonly refused?: readonly number[];
-  /** The scored rungs' arms behind Score, which may differ from the timing arm (HARNESS.md). */
-  readonly scored?: { readonly a: readonly SeedSession[]; readonly b: readonly SeedSession[] };
-}
 
 const percent = (value: number | null) => (value === null ? '–' : `${(100 * value).toFixed(1)}%`);
 const firstSightCell = (arm: readonly SeedSession[]) => {
@@ -25,82 +14,6 @@ const firstSightCell = (arm: readonly SeedSession[]) => {
   const m = summarizeArm('R0', arm);
   return m.firstSight === null ? '–' : `${percent(m.firstSight)} (${(m.meanLateness ?? 0).toFixed(2)})`;
 };
-
-const paired = (a: Arm, b: Arm | undefined) => (b ? pairSeeds(a.sessions, b.sessions) : { a: a.sessions, b: [] });
-
-/**
- * The panels of model a's framing ladders (with b, those b has too, on the
- * same N disclosure, B and magnitude, paired on the seeds whose streams agree):
- * each rung's arm as the paper's tables take it (analysis/ladders.ts), then the
- * urn's reskins one by one and pooled per seed, and the probe, its
- * vocabularies pooled (the paper's probe row pools the plain and the reskinned
- * tool-call arms).
- */
-function panels(arms: readonly Arm[], a: string, b: string | undefined): Panel[] {
-  const all = ladders(arms);
-  const found: Panel[] = [];
-  for (const left of all.filter((ladder) => ladder.key.model === a)) {
-    const right =
-      b === undefined
-        ? undefined
-        : all.find(
-            (ladder) =>
-              ladder.key.model === b && JSON.stringify({ ...ladder.key, model: '' }) === JSON.stringify({ ...left.key, model: '' }),
-          );
-    if (b !== undefined && !right) continue;
-    const setting = left.key.budget !== 3 ? ` · B${left.key.budget}` : '';
-    const side = (model: string) => (arm: Arm) =>
-      arm.key.model === model &&
-      arm.key.charge === 0 &&
-      arm.key.budget === left.key.budget &&
-      arm.key.magnitude === left.key.magnitude &&
-      arm.key.announceN === left.key.announceN;
-    const extra = (model: string | undefined, rung: 'R0' | 'probe') =>
-      model === undefined
-        ? []
-        : arms.filter((arm) => side(model)(arm) && arm.key.rung === rung && (rung === 'probe' || (arm.key.reskin ?? 'ball') !== 'ball'));
-    const pools = {
-      reskins: { a: [] as SeedSession[], b: [] as SeedSession[] },
-      probe: { a: [] as SeedSession[], b: [] as SeedSession[] },
-    };
-    const urnPanels = (rung: 'R0' | 'probe', pool: { a: SeedSession[]; b: SeedSession[] }) => {
-      const panelsHere: Panel[] = [];
-      for (const arm of extra(a, rung)) {
-        const other = extra(b, rung).find((candidate) => candidate.key.reskin === arm.key.reskin);
-        if (b !== undefined && !other) continue;
-        const pair = paired(arm, other);
-        panelsHere.push({ name: `${rung}${arm.key.reskin && arm.key.reskin !== 'ball' ? ` · ${arm.key.reskin}` : ''}${setting}`, ...pair });
-        pool.a.push(...pair.a);
-        pool.b.push(...pair.b);
-      }
-      return panelsHere;
-    };
-    const rungPanel = (rung: LadderRung): Panel[] => {
-      const arm = left.rungs[rung];
-      const other = right?.rungs[rung];
-      if (!arm || (b !== undefined && !other)) return [];
-      const scoredA = rung === 'R3' ? undefined : left.scored[rung];
-      const scoredB = rung === 'R3' ? undefined : right?.scored[rung];
-      const scored = scoredA && (b === undefined || scoredB) ? paired(scoredA, scoredB) : undefined;
-      return [{ name: `${rung}${setting}`, ...paired(arm, other), ...(scored && { scored }) }];
-    };
-    const reskins = urnPanels('R0', pools.reskins);
-    const probes = urnPanels('probe', pools.probe);
-    found.push(
-      ...rungPanel('R0'),
-      ...reskins,
-      ...(reskins.length > 0
-        ? [{ name: `reskins (pooled)${setting}`, a: poolPerSeed(pools.reskins.a), b: poolPerSeed(pools.reskins.b) }]
-        : []),
-      ...probes,
-      ...(probes.length > 1 ? [{ name: `probe (pooled)${setting}`, a: poolPerSeed(pools.probe.a), b: poolPerSeed(pools.probe.b) }] : []),
-      ...rungPanel('R1'),
-      ...rungPanel('R2'),
-      ...rungPanel('R3'),
-    );
-  }
-  return found;
-}
 
 /**
  * The transfer ladder of Appendix F for one model, or for two — models, or
@@ -111,7 +24,7 @@ function panels(arms: readonly Arm[], a: string, b: string | undefined): Panel[]
  * items per stream on the abstract urn.
  */
 export function transferTable(arms: readonly Arm[], a: string, b?: string): Table {
-  const list = panels(arms, a, b);
+  const list = transferPanels(arms, a, b);
   if (list.length === 0)
     throw new InputError(b === undefined ? `compare: no sessions of ${a}` : `compare: no framing has sessions of both ${a} and ${b}`);
   const two = b !== undefined;
@@ -153,6 +66,15 @@ export function transferTable(arms: readonly Arm[], a: string, b?: string): Tabl
     const difference = two ? intervalOf(repooledDifference('score', scored.a, scored.b)) : null;
     rows.push(row(`Score (${rung})`, scored.a.length, score(scored.a), score(scored.b), difference));
   }
+  // Channel validity (F.5): unresolved share of the decision turns reached, per panel of the figure's ladder.
+  for (const panel of list.filter((p) => p.step !== undefined && p.step !== 'R3')) {
+    const unresolved = (arm: readonly SeedSession[]) => {
+      if (arm.length === 0) return '–';
+      const { unresolved: n, reached } = validity(arm);
+      return `${percent(reached > 0 ? n / reached : null)} (${n}/${reached})`;
+    };
+    rows.push(row(`Unresolved (${panel.name})`, panel.a.length, unresolved(panel.a), unresolved(panel.b), null));
+  }
   const refusals = list
     .filter((panel) => panel.refused && panel.refused.length > 0)
     .map((panel) => `${panel.name}: seeds ${panel.refused?.join(', ')} not paired, the two arms played different streams. `)
@@ -162,7 +84,7 @@ export function transferTable(arms: readonly Arm[], a: string, b?: string): Tabl
   return {
     id: two ? 'transfer' : `transfer-${a.replace(/[^A-Za-z0-9._-]+/g, '-')}`,
     title: two ? `${b} against ${a}` : `Transfer ladder of ${a}`,
-    caption: `First-sight commitment pooled over realized commitments (parentheses: mean lateness)${two ? ', on the seeds both arms ran on the same stream' : ''}; the reskins and the probe's vocabularies also pooled per seed. ${two ? bootstrap : ''}Occurrence rows give keeps over eligible turns (unresolved turns count as passes).${refusals ? ` ${refusals.trim()}` : ''}`,
+    caption: `First-sight commitment pooled over realized commitments (parentheses: mean lateness)${two ? ', on the seeds both arms ran on the same stream' : ''}; the reskins and the probe's vocabularies also pooled per seed. ${two ? bootstrap : ''}Occurrence rows give keeps over eligible turns (unresolved turns count as passes); unresolved rows give the decision turns reached without a valid decision (no call, an unknown one, several, malformed arguments), which count as passes.${refusals ? ` ${refusals.trim()}` : ''}`,
     columns: [
       { name: 'Panel', format: 'text' },
       { name: 'Seeds', format: 'integer' },

@@ -1,7 +1,10 @@
-import { resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { groupArms } from '../../analysis/arms.js';
+import { renderFigure, transferSpec } from '../../analysis/figures/index.js';
 import { loadRuns } from '../../analysis/load/load-runs.js';
+import { transferData } from '../../analysis/report/figure-data.js';
 import { toMarkdown } from '../../analysis/tables/render-table.js';
 import { transferTable } from '../../analysis/tables/transfer-table.js';
 import { writeTableFiles } from '../../analysis/tables/write-table-files.js';
@@ -15,15 +18,25 @@ export function registerCompare(program: Command): void {
     .argument('<run-dir...>', 'run directories holding both arms, or directories of them')
     .requiredOption('--a <model>', 'the reference arm, e.g. gguf/models/base.gguf')
     .requiredOption('--b <model>', 'the arm compared with it')
-    .option('--out <dir>', 'also write the table as Markdown, CSV and LaTeX here')
+    .option('--out <dir>', 'also write the table as Markdown, CSV and LaTeX here, and the figure as figures/transfer.svg and .png')
     .action(async (runDirs: string[], flags: { a: string; b: string; out?: string }) => {
       const loaded = await loadRuns(runDirs.map((dir) => resolve(dir)));
-      const table = transferTable(groupArms(loaded.sessions), flags.a, flags.b);
+      const arms = groupArms(loaded.sessions);
+      const table = transferTable(arms, flags.a, flags.b);
       process.stdout.write(toMarkdown(table));
       if (loaded.exclusions.length > 0)
         process.stderr.write(
           `${loaded.exclusions.length} sessions or directories excluded, e.g. ${loaded.exclusions[0]?.what}: ${loaded.exclusions[0]?.reason}\n`,
         );
-      if (flags.out) await writeTableFiles(resolve(flags.out), table);
+      if (!flags.out) return;
+      const out = resolve(flags.out);
+      await writeTableFiles(out, table);
+      // Figure 4: the same panels, A against B, shaded where B is significantly better.
+      const data = transferData(arms, flags.a, flags.b);
+      if (!data) return;
+      const { svg, png } = await renderFigure(transferSpec(data));
+      await mkdir(join(out, 'figures'), { recursive: true });
+      await writeFile(join(out, 'figures', 'transfer.svg'), svg);
+      await writeFile(join(out, 'figures', 'transfer.png'), png);
     });
 }

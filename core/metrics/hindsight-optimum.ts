@@ -19,7 +19,12 @@ export function classCounts(classes: ArrayLike<number>): [number, number][] {
   return counts;
 }
 
-/** Classes the optimum commits to: largest count first, ties by earlier first appearance. */
+/**
+ * Classes the optimum commits to: largest count first; between classes of
+ * equal count, the larger class id (the family's index), as the paper authors'
+ * optimum breaks ties. The tie never changes the optimum's utility, only which
+ * first occurrences it commits on (its hazard, Appendix E's figure).
+ */
 export function optimalClasses(classes: ArrayLike<number>, budget: number, charge: number): number[] {
   return chosenCounts(classes, budget, charge).map(([classId]) => classId);
 }
@@ -30,9 +35,8 @@ export function hindsightOptimum(classes: ArrayLike<number>, budget: number, cha
 }
 
 function chosenCounts(classes: ArrayLike<number>, budget: number, charge: number): [number, number][] {
-  // The sort is stable, so equal counts keep their order of first appearance.
   return classCounts(classes)
     .filter(([, count]) => count - charge > 0)
-    .sort(([, a], [, b]) => b - a)
+    .sort(([idA, a], [idB, b]) => b - a || idB - idA)
     .slice(0, budget);
 }

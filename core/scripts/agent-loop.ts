@@ -48,6 +48,7 @@ export type LoopOutcome =
   | { readonly kind: 'read-missing'; readonly name: string }
   | { readonly kind: 'submitted' }
   | { readonly kind: 'invalid' }
+  | { readonly kind: 'unknown-tool'; readonly name: string }
   /** A call after the one that submitted the problem or ended the session: not carried out. */
   | { readonly kind: 'skipped'; readonly after: 'submitted' | 'budget-exhausted' };
 
@@ -112,6 +113,8 @@ export function applyReply(state: LoopState, rules: LoopRules, calls: readonly L
         return { kind: 'submitted' };
       case 'invalid':
         return { kind: 'invalid' };
+      case 'unknown-tool':
+        return { kind: 'unknown-tool', name };
     }
   });
   const submitted = outcomes.some((outcome) => outcome.kind === 'submitted');

@@ -20,6 +20,15 @@ export interface LoopRecord {
   readonly submissions: readonly { readonly t: number; readonly correct: boolean; readonly byHand: boolean }[];
   readonly writesRefused: number;
   readonly crossClassRunsRefused: number;
+  /**
+   * run_script calls on a script that exists, refused ones included (the
+   * paper's run attempts, its harness's n_run_calls); calls naming no script
+   * are not attempts.
+   */
+  readonly runAttempts: number;
+  /** Tool calls whose arguments were not valid, and calls to a tool the loop does not have. */
+  readonly malformedCalls: number;
+  readonly unknownCalls: number;
   /** Problems given up after two replies in a row without a tool call. */
   readonly forcedAdvances: number;
 }
@@ -44,6 +53,10 @@ export interface ScriptMetrics {
   readonly reuseRuns: number;
   /** n_cross_class_run_refused: runs of a script bound to another class, refused without running. */
   readonly crossClassRunsRefused: number;
+  /** run_script calls on an existing script, refused ones included (C.5's run attempts). */
+  readonly runAttempts: number;
+  readonly malformedCalls: number;
+  readonly unknownCalls: number;
   readonly forcedAdvances: number;
   readonly scriptRuns: number;
   /** Runs that returned a value (rather than an error or a limit). */
@@ -118,6 +131,9 @@ export function loopMetrics(record: LoopRecord): {
     writesRefused: record.writesRefused,
     reuseRuns,
     crossClassRunsRefused: record.crossClassRunsRefused,
+    runAttempts: record.runAttempts,
+    malformedCalls: record.malformedCalls,
+    unknownCalls: record.unknownCalls,
     forcedAdvances: record.forcedAdvances,
     scriptRuns: record.runs.length,
     scriptReturns: returned,

@@ -59,7 +59,8 @@ function content(call: LoopCall, outcome: LoopOutcome, context: ResultContext, r
     case 'submitted':
       return { ok: true, message: `Answer to problem ${context.t} recorded.`, problems_remaining: context.horizon - context.t };
     case 'invalid':
-      return { ok: false, error: call.tool === 'invalid' ? call.detail : 'invalid call' };
+    case 'unknown-tool':
+      return { ok: false, error: 'detail' in call ? call.detail : 'invalid call' };
     case 'skipped':
       return {
         ok: false,

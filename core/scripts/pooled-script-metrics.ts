@@ -8,8 +8,12 @@ export interface PooledScriptMetrics {
   readonly builds: number;
   readonly reuseRuns: number;
   readonly crossClassRunsRefused: number;
+  /** Null where a session's summary predates the count (a run scored by an earlier version). */
+  readonly runAttempts: number | null;
   /** Refused share of run attempts. */
   readonly refusedRunRate: number | null;
+  readonly malformedCalls: number | null;
+  readonly unknownCalls: number | null;
   readonly scriptSuccessRate: number | null;
   readonly rawAnswers: number;
   readonly rawAccuracy: number | null;
@@ -24,13 +28,17 @@ export interface PooledScriptMetrics {
 }
 
 const sum = (sessions: readonly ScriptMetrics[], pick: (m: ScriptMetrics) => number) => sessions.reduce((total, m) => total + pick(m), 0);
-const ratio = (numerator: number, denominator: number) => (denominator > 0 ? numerator / denominator : null);
+const ratio = (numerator: number, denominator: number | null) => (denominator !== null && denominator > 0 ? numerator / denominator : null);
+/** A count that summaries written before it existed lack: null unless every session has it. */
+const sumIfKnown = (sessions: readonly ScriptMetrics[], pick: (m: ScriptMetrics) => number | undefined) =>
+  sessions.every((m) => pick(m) !== undefined) ? sessions.reduce((total, m) => total + (pick(m) ?? 0), 0) : null;
 
 export function poolScriptMetrics(sessions: readonly ScriptMetrics[]): PooledScriptMetrics {
   if (sessions.length === 0) throw new Error('poolScriptMetrics: no sessions');
   const builds = sum(sessions, (m) => m.builds);
   const reuseRuns = sum(sessions, (m) => m.reuseRuns);
   const refused = sum(sessions, (m) => m.crossClassRunsRefused);
+  const runAttempts = sumIfKnown(sessions, (m) => m.runAttempts);
   const rawAnswers = sum(sessions, (m) => m.rawAnswers);
   return {
     sessions: sessions.length,
@@ -39,7 +47,10 @@ export function poolScriptMetrics(sessions: readonly ScriptMetrics[]): PooledScr
     builds,
     reuseRuns,
     crossClassRunsRefused: refused,
-    refusedRunRate: ratio(refused, reuseRuns + refused),
+    runAttempts,
+    refusedRunRate: ratio(refused, runAttempts),
+    malformedCalls: sumIfKnown(sessions, (m) => m.malformedCalls),
+    unknownCalls: sumIfKnown(sessions, (m) => m.unknownCalls),
     scriptSuccessRate: ratio(
       sum(sessions, (m) => m.scriptCorrect),
       sum(sessions, (m) => m.scriptRuns),

@@ -8,7 +8,9 @@ export type LoopCall =
   | { readonly tool: 'list_scripts' }
   | { readonly tool: 'read_script'; readonly name: string }
   | { readonly tool: 'submit_answer'; readonly value: string }
-  /** An unknown tool, or arguments that are not valid: answered with an error, nothing else happens. */
+  /** A tool the loop does not have: answered with an error, nothing else happens. */
+  | { readonly tool: 'unknown-tool'; readonly name: string; readonly detail: string }
+  /** Arguments that are not valid: answered with an error, nothing else happens. */
   | { readonly tool: 'invalid'; readonly detail: string };
 
 /** What the loop's rules need of a call: the tool and the script it names (code, inputs and values stay in the run store). */
@@ -32,7 +34,7 @@ const isLoopTool = (name: string): name is LoopToolName => (LOOP_TOOL_NAMES as r
 /** Every tool call of a reply, in order, each checked against its tool's schema. */
 export function readLoopCalls(reply: ModelReply): LoopCall[] {
   return reply.toolCalls.map((call): LoopCall => {
-    if (!isLoopTool(call.name)) return { tool: 'invalid', detail: `there is no tool named ${call.name}` };
+    if (!isLoopTool(call.name)) return { tool: 'unknown-tool', name: call.name, detail: `there is no tool named ${call.name}` };
     let raw: unknown;
     try {
       raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);

@@ -84,7 +84,12 @@ beforeAll(() => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ budget: 3, seed, provider: 'ollama', class_bound: true }));
   }
   const { stream } = authorsStream(2005);
-  const records = stream.items.map((_, index) => ({ item_idx: index, submitted: false, correct: false, answer: null }));
+  const records: Record<string, unknown>[] = stream.items.map((_, index) => ({
+    item_idx: index,
+    submitted: false,
+    correct: false,
+    answer: null,
+  }));
   records[0] = {
     ...records[0],
     ...{

@@ -37,12 +37,12 @@ describe('allocbench analyze', () => {
       .trim()
       .split('\n');
     expect(ladderCsv).toEqual([
-      'Model,R0,R1,R2,R3,Failure point',
-      'policy/commit-at-1,1,1,1,,incomplete ladder',
-      'policy/commit-at-2,0,0,0,,incomplete ladder',
+      'Model,R0,R1,R2,R3,Failure point (30-point rule),Failure point (suppression)',
+      'policy/commit-at-1,1,1,1,,incomplete ladder,incomplete ladder',
+      'policy/commit-at-2,0,0,0,,incomplete ladder,incomplete ladder',
     ]);
     expect(readFileSync(join(out, 'tables', 'framing-ladder.tex'), 'utf8')).toContain(
-      'policy/commit-at-1 & 100.0\\% & 100.0\\% & 100.0\\% & -- & incomplete ladder \\\\',
+      'policy/commit-at-1 & 100.0\\% & 100.0\\% & 100.0\\% & -- & incomplete ladder & incomplete ladder \\\\',
     );
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     expect(html).toContain('<img src="figures/ladder.svg"');
@@ -130,7 +130,7 @@ describe('allocbench analyze', () => {
     const summary = await writeReport([runDir], out);
     expect(summary.figures).toEqual(['optimal-policy', 'ladder']); // the never-committing model has no first-sight to plot
     const ladderMd = readFileSync(join(out, 'tables', 'framing-ladder.md'), 'utf8');
-    expect(ladderMd).toContain('| policy/commit-at-99 | – | – | – | – | incomplete ladder |');
+    expect(ladderMd).toContain('| policy/commit-at-99 | – | – | – | – | incomplete ladder | incomplete ladder |');
     const perSeed = readFileSync(join(out, 'tables', 'per-seed.csv'), 'utf8').split('\n');
     expect(perSeed.filter((row) => row.startsWith('policy/commit-at-99,R0,ball,no,3,0,100,'))).toEqual([
       expect.stringMatching(/^policy\/commit-at-99,R0,ball,no,3,0,100,2000,0,,0,,/),

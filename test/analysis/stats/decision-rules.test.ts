@@ -61,7 +61,7 @@ describe('abstract competence gate (B.5)', () => {
       { commitments: 2, firstSightCommitments: 1, utility: 20 },
       { commitments: 2, firstSightCommitments: 1, utility: 25 },
     ].map((fields, i) => session(2000 + i, { ...fields, ...changes[2000 + i] }));
-  const comparator = panel.map((seed) => session(seed, { utility: 25 }));
+  const comparator = new Map(panel.map((seed) => [seed, 25]));
 
   it('passes at the bars', () => {
     const gate = competenceGate(panel, r0(), comparator);
@@ -102,7 +102,7 @@ describe('abstract competence gate (B.5)', () => {
 
   it('rejects seeds outside the panel and a comparator without a seed', () => {
     expect(() => competenceGate(panel.slice(1), r0())).toThrow(/outside the panel: 2000/);
-    expect(() => competenceGate(panel, r0(), comparator.slice(1))).toThrow(/no comparator session for seed 2000/);
+    expect(() => competenceGate(panel, r0(), new Map([...comparator].slice(1)))).toThrow(/no comparator collection for seed 2000/);
   });
 });
 

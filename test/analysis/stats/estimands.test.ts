@@ -137,12 +137,22 @@ describe('summarizeArm on hand-built sessions', () => {
       submissions: [{ t: 2, correct: true, byHand: false }],
       writesRefused: 0,
       crossClassRunsRefused: 1,
+      // The three runs and the refused one.
+      runAttempts: 4,
+      malformedCalls: 0,
+      unknownCalls: 0,
       forcedAdvances: 0,
     });
     const summary = summarizeArm('R3', [{ seed: 2000, metrics, script }]);
     // 2 builds, 1 at first sight; first sights eligible at t1 and t2.
     expect(summary).toMatchObject({ score: null, firstSight: 1 / 2, firstSightHazard: 1 / 2, commitmentsPerSeed: 2 });
-    expect(summary.script).toMatchObject({ builds: 2, firstSightBuilds: 1, crossClassRunsRefused: 1, refusedRunRate: 1 / 3 });
+    expect(summary.script).toMatchObject({
+      builds: 2,
+      firstSightBuilds: 1,
+      crossClassRunsRefused: 1,
+      runAttempts: 4,
+      refusedRunRate: 1 / 4,
+    });
     expect(() =>
       summarizeArm('R3', [
         { seed: 1, metrics, script },

@@ -97,8 +97,12 @@ describe('hindsight optimum', () => {
     expect(optimalClasses(classes, 3, 4)).toEqual([]);
   });
 
-  it('breaks count ties by first appearance', () => {
+  it("breaks count ties by the larger class id, as the paper authors' optimum does, whatever the order of appearance", () => {
     expect(optimalClasses([2, 1, 1, 2, 0], 1, 0)).toEqual([2]);
+    expect(optimalClasses([1, 2, 2, 1, 0], 1, 0)).toEqual([2]);
+    expect(optimalClasses([0, 5, 3, 3, 5, 0, 7], 2, 0)).toEqual([5, 3]);
+    // The tie changes which class is taken, never the optimum's utility.
+    expect(hindsightOptimum([1, 2, 2, 1, 0], 1, 0)).toBe(hindsightOptimum([2, 1, 1, 2, 0], 1, 0));
   });
 });
 

@@ -78,7 +78,7 @@ describe('the R3 agent loop', () => {
     expect(nextLoopEffect(end, rules)).toEqual({ kind: 'done', reason: 'stream-end' });
   });
 
-  it('reads tool calls: unknown tools and bad arguments are invalid, big submitted integers keep their digits', () => {
+  it('reads tool calls: unknown tools apart from bad arguments, big submitted integers keep their digits', () => {
     const calls = readLoopCalls({
       text: '',
       toolCalls: [
@@ -89,7 +89,7 @@ describe('the R3 agent loop', () => {
         { id: '5', name: 'run_script', arguments: '{"name": "a", "inputs": {"N": 5}}' },
       ],
     });
-    expect(calls.map((c) => c.tool)).toEqual(['invalid', 'invalid', 'invalid', 'submit_answer', 'run_script']);
+    expect(calls.map((c) => c.tool)).toEqual(['unknown-tool', 'invalid', 'invalid', 'submit_answer', 'run_script']);
     expect(calls[3]).toEqual({ tool: 'submit_answer', value: '123456789012345678901' });
     expect(headOf(calls[4]!)).toEqual({ tool: 'run_script', name: 'a' });
   });

@@ -23,6 +23,9 @@ describe('R3 metrics from a loop record', () => {
       ],
       writesRefused: 1,
       crossClassRunsRefused: 2,
+      runAttempts: 4,
+      malformedCalls: 1,
+      unknownCalls: 2,
       forcedAdvances: 1,
     });
     // Eligible first sights: problems 1 and 2 (3 is a second occurrence); the class 2 and 3 first sights come after the budget closed.
@@ -42,6 +45,9 @@ describe('R3 metrics from a loop record', () => {
       rawAccuracy: 1,
       writesRefused: 1,
       crossClassRunsRefused: 2,
+      runAttempts: 4,
+      malformedCalls: 1,
+      unknownCalls: 2,
       forcedAdvances: 1,
       firstSightHazardAsShown: 1 / 2,
     });
@@ -58,6 +64,9 @@ describe('R3 metrics from a loop record', () => {
       submissions: [],
       writesRefused: 0,
       crossClassRunsRefused: 0,
+      runAttempts: 0,
+      malformedCalls: 0,
+      unknownCalls: 0,
       forcedAdvances: 0,
     });
     expect(metrics.firstSightHazard).toBe(1 / 3);
