@@ -8,6 +8,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
 import { registerImport } from './commands/import.js';
 import { registerPanel } from './commands/panel.js';
+import { registerRlEnv } from './commands/rl-env.js';
 import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSimulate } from './commands/simulate.js';
@@ -34,6 +35,7 @@ registerImport(program);
 registerAnalyze(program);
 registerCompare(program);
 registerWorker(program);
+registerRlEnv(program);
 
 // A full file-size limit (ulimit -f) must fail the write with EFBIG, reported as a full disk, not kill the
 // process: Node ignores SIGXFSZ, but a library that listens for it and stops listening restores the default.
