@@ -76,7 +76,7 @@ const workflowRules = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'runs/', '.tools/'] },
+  { ignores: ['dist/', 'node_modules/', 'runs/', '.tools/', 'rl/'] },
   ...tseslint.configs.recommended,
   { files: ['core/**/*.ts', 'analysis/stats/**/*.ts'], rules: coreRules },
   { files: ['workflows/**/*.ts'], rules: workflowRules },

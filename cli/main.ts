@@ -9,6 +9,7 @@ import { registerCompare } from './commands/compare.js';
 import { registerImport } from './commands/import.js';
 import { registerPanel } from './commands/panel.js';
 import { registerRlEnv } from './commands/rl-env.js';
+import { registerTrain } from './commands/train.js';
 import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSimulate } from './commands/simulate.js';
@@ -35,6 +36,7 @@ registerImport(program);
 registerAnalyze(program);
 registerCompare(program);
 registerWorker(program);
+registerTrain(program);
 registerRlEnv(program);
 
 // A full file-size limit (ulimit -f) must fail the write with EFBIG, reported as a full disk, not kill the

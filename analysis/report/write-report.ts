@@ -19,6 +19,8 @@ import {
 import { ladders, LADDER_RUNGS, type Ladder } from '../ladders.js';
 import { pairSeeds } from '../stats/seed-session.js';
 import { loadRuns, type Exclusion, type LoadedRuns } from '../load/load-runs.js';
+import { isTrainingDir, loadTraining, type TrainingRun } from '../load/load-training.js';
+import { trainingCurvesSpec } from '../figures/training-curves.js';
 import { cellDiagnosticsTable, cellTable, perSeedTable, scriptTable } from '../tables/cell-tables.js';
 import { decisionRulesTable } from '../tables/decision-rules-table.js';
 import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
@@ -130,6 +132,32 @@ async function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonl
   return figures;
 }
 
+/** Figure 6: every training run's curve in one figure, the GRPO pilots in grey. */
+function trainingFigures(runs: readonly TrainingRun[]): Figure[] {
+  const curves = runs
+    .filter((run) => run.steps.length > 0)
+    .map((run) => ({
+      name: run.name,
+      pilot: run.algorithm === 'grpo',
+      steps: run.steps.map((s) => ({
+        step: s.step,
+        reward: s.meanReward,
+        firstSight: s.firstSight,
+        eager: s.heuristics.eager,
+        waitOneRepeat: s.heuristics.waitOneRepeat,
+      })),
+    }));
+  if (curves.length === 0) return [];
+  return [
+    {
+      id: 'training-curves',
+      caption:
+        'Training curves: left, mean training reward (items collected) per outer step for each run (GRPO pilots in grey) beside the eager and wait-for-one-repeat heuristics on the same training streams (dashed); right, first-sight commitment on each run’s own training rollouts, at the sampling temperature.',
+      spec: trainingCurvesSpec(curves),
+    },
+  ];
+}
+
 /** Where a ladder's rungs could not be paired on some seed (different streams), or were paired on the class sequence alone. */
 function pairingNotes(list: readonly Ladder[]): Exclusion[] {
   return list.flatMap((ladder) => {
@@ -163,31 +191,35 @@ const transcriptFile = (runName: string, dir: string) => `${runName}__${dir}.htm
  * (SVG, PNG) and an offline index.html linking a readable view of every
  * session's transcript. What was left out, and why, is written next to them.
  */
-export async function writeReport(runDirs: readonly string[], outDir: string): Promise<ReportSummary> {
-  const loaded = await loadRuns(runDirs);
-  if (loaded.sessions.length === 0) {
-    const why = loaded.exclusions
+export async function writeReport(dirs: readonly string[], outDir: string): Promise<ReportSummary> {
+  // Training runs of the RL study (rl/) give their curves; every other directory is a run directory, or holds some.
+  const trainingExclusions: Exclusion[] = [];
+  const training = (await Promise.all(dirs.filter(isTrainingDir).map((dir) => loadTraining(dir, trainingExclusions)))).flatMap((run) =>
+    run ? [run] : [],
+  );
+  const runDirs = dirs.filter((dir) => !isTrainingDir(dir));
+  const loaded = runDirs.length > 0 ? await loadRuns(runDirs) : { runs: [], sessions: [], exclusions: [] };
+  if (loaded.sessions.length === 0 && training.length === 0) {
+    const why = [...loaded.exclusions, ...trainingExclusions]
       .slice(0, 3)
       .map((e) => `${e.what}: ${e.reason}`)
       .join('; ');
-    throw new InputError(
-      `nothing to analyze in ${runDirs.join(', ')}${why ? ` (${why}${loaded.exclusions.length > 3 ? '; …' : ''})` : ''}`,
-    );
+    throw new InputError(`nothing to analyze in ${dirs.join(', ')}${why ? ` (${why}${loaded.exclusions.length > 3 ? '; …' : ''})` : ''}`);
   }
   for (const sub of ['tables', 'figures', 'sessions']) await mkdir(join(outDir, sub), { recursive: true });
   const arms = groupArms(loaded.sessions);
   const list = ladders(arms);
-  const tables = tablesOf(arms, list);
+  const tables = loaded.sessions.length > 0 ? tablesOf(arms, list) : [];
   // The per-seed table is long: written as files and linked, not shown on the page.
-  const perSeed = perSeedTable(arms);
-  for (const table of [...tables, perSeed]) await writeTableFiles(join(outDir, 'tables'), table);
-  const figures = await figuresOf(loaded, arms, list);
+  const perSeed = loaded.sessions.length > 0 ? perSeedTable(arms) : null;
+  for (const table of perSeed ? [...tables, perSeed] : tables) await writeTableFiles(join(outDir, 'tables'), table);
+  const figures = [...(loaded.sessions.length > 0 ? await figuresOf(loaded, arms, list) : []), ...trainingFigures(training)];
   for (const figure of figures) {
     const { svg, png } = await renderFigure(figure.spec);
     await writeFile(join(outDir, 'figures', `${figure.id}.svg`), svg);
     await writeFile(join(outDir, 'figures', `${figure.id}.png`), png);
   }
-  const excluded = [...loaded.exclusions, ...pairingNotes(list)];
+  const excluded = [...loaded.exclusions, ...trainingExclusions, ...pairingNotes(list)];
   const exclusions = excluded.map((e) => `- ${e.what}: ${e.reason}`).join('\n');
   await writeFile(join(outDir, 'exclusions.md'), `# Excluded from the analysis\n\n${exclusions || 'Nothing.'}\n`);
   const links: string[] = [];
@@ -201,14 +233,16 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
   }
   const body = [
     '<h1>AllocBench report</h1>',
-    `<p>${loaded.sessions.length} sessions from ${loaded.runs.map((run) => `${escapeHtml(run.name)} (${run.finished}/${run.sessions} finished, ${escapeHtml(run.runDir)})`).join(', ')}.</p>`,
+    `<p>${loaded.sessions.length} sessions from ${loaded.runs.map((run) => `${escapeHtml(run.name)} (${run.finished}/${run.sessions} finished, ${escapeHtml(run.runDir)})`).join(', ') || 'no run directory'}${training.length > 0 ? `; training runs ${training.map((run) => `${escapeHtml(run.name)} (${run.algorithm}, ${run.steps.length} steps, ${escapeHtml(run.dir)})`).join(', ')}` : ''}.</p>`,
     '<h2>Figures</h2>',
     ...figures.map(
       (f) =>
         `<figure id="figure-${f.id}"><img src="figures/${f.id}.svg" alt="${escapeHtml(f.caption)}"><figcaption>${escapeHtml(f.caption)} <a href="figures/${f.id}.png">PNG</a></figcaption></figure>`,
     ),
     '<h2>Tables</h2>',
-    `<p>Per-seed estimands of every session: <a href="tables/${perSeed.id}.csv">CSV</a> · <a href="tables/${perSeed.id}.md">Markdown</a> · <a href="tables/${perSeed.id}.tex">LaTeX</a></p>`,
+    perSeed
+      ? `<p>Per-seed estimands of every session: <a href="tables/${perSeed.id}.csv">CSV</a> · <a href="tables/${perSeed.id}.md">Markdown</a> · <a href="tables/${perSeed.id}.tex">LaTeX</a></p>`
+      : '',
     ...tables.map(
       (table) =>
         `${toHtml(table)}\n<p>Files: <a href="tables/${table.id}.md">Markdown</a> · <a href="tables/${table.id}.csv">CSV</a> · <a href="tables/${table.id}.tex">LaTeX</a></p>`,
@@ -224,7 +258,7 @@ export async function writeReport(runDirs: readonly string[], outDir: string): P
   return {
     outDir,
     sessions: loaded.sessions.length,
-    tables: [...tables.map((t) => t.id), perSeed.id],
+    tables: [...tables.map((t) => t.id), ...(perSeed ? [perSeed.id] : [])],
     figures: figures.map((f) => f.id),
     exclusions: excluded.length,
   };
