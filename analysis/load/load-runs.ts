@@ -102,17 +102,17 @@ async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: 
 }
 
 /**
- * Of two sessions with the same key (and source), the first is kept; an
- * economic cell at K = 0 (the charge rule stated) is not the same session as
- * a plain one. Sessions of one seed played on different streams stay: analysis
- * pairs arms only where their streams agree (analysis/stats/seed-session.ts)
- * and says where it does not.
+ * Of two sessions with the same key and source on the same stream, the first
+ * is kept; an economic cell at K = 0 (the charge rule stated) is not the same
+ * session as a plain one. Sessions of one seed played on different streams
+ * (another magnitude, say) stay: analysis pairs arms only where their streams
+ * agree (analysis/stats/seed-session.ts) and says where it does not.
  */
 function withoutDuplicates(sessions: readonly LoadedSession[], exclusions: Exclusion[]): LoadedSession[] {
   const seen = new Map<string, string>();
   return sessions.filter((session) => {
     const what = `${session.runName}: ${sessionKey(session.spec)}`;
-    const key = `${session.source ?? ''}\n${sessionKey(session.spec)}\n${session.spec.economic}`;
+    const key = [session.source ?? '', sessionKey(session.spec), session.summary.streamHash, session.spec.economic].join('\n');
     const first = seen.get(key);
     if (first !== undefined) {
       exclusions.push({ what, reason: `the same session is already taken from ${first}` });
