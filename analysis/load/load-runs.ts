@@ -9,6 +9,7 @@ import type { SessionSummary } from '../../activities/run-store/session-summary.
 import { readStoredStream } from '../../activities/run-store/stream-source.js';
 import { encodeClasses } from '../../core/session/compact-codes.js';
 import { classSequence, type Stream } from '../../core/stream/stream.js';
+import { FAMILY_NAMES } from '../../core/families/family.js';
 
 /** A finished, mechanically clean session, with where its files are. */
 export interface LoadedSession {
@@ -19,6 +20,8 @@ export interface LoadedSession {
   readonly spec: SessionSpec;
   /** The class sequence of the stream it was played on, one base-36 character per item. */
   readonly classes: string;
+  /** The stream's hot classes (family indices), which its generator drew at the hot rate. */
+  readonly hot: readonly number[];
   readonly summary: SessionSummary;
   readonly transcriptPath: string;
 }
@@ -94,6 +97,7 @@ async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: 
       source,
       spec,
       classes: encodeClasses(classSequence(stream)),
+      hot: stream.hot.map((family) => FAMILY_NAMES.indexOf(family)),
       summary,
       transcriptPath: runLayout.transcript(runDir, spec),
     });

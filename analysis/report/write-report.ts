@@ -18,7 +18,8 @@ import {
 } from '../figures/index.js';
 import { ladders, LADDER_RUNGS, type Ladder } from '../ladders.js';
 import { pairSeeds } from '../stats/seed-session.js';
-import { loadRuns, type Exclusion, type LoadedRuns } from '../load/load-runs.js';
+import { loadRuns, type Exclusion, type LoadedRuns, type LoadedSession } from '../load/load-runs.js';
+import { streamsTable } from '../tables/streams-table.js';
 import { isTrainingDir, loadTraining, type TrainingRun } from '../load/load-training.js';
 import { trainingCurvesSpec } from '../figures/training-curves.js';
 import { cellDiagnosticsTable, cellTable, perSeedTable, scriptTable } from '../tables/cell-tables.js';
@@ -28,7 +29,7 @@ import { familyBuildsTable } from '../tables/family-builds-table.js';
 import { framingLadderTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
 import { toHtml } from '../tables/render-table.js';
 import { transferTable } from '../tables/transfer-table.js';
-import type { Table } from '../tables/table.js';
+import { idPart, type Table } from '../tables/table.js';
 import { writeTableFiles } from '../tables/write-table-files.js';
 import { coreFirstSightData, economicData, ladderData, optimalPolicyData, scoreData, transferData } from './figure-data.js';
 import { escapeHtml, page } from './html.js';
@@ -56,7 +57,30 @@ function transferModels(arms: readonly Arm[]): string[] {
   return [...new Set(extra.map((arm) => arm.key.model))];
 }
 
-function tablesOf(arms: readonly Arm[], list: readonly Ladder[]): Table[] {
+/**
+ * The RL study's checkpoints beside their base (Table F, Figure 4): the models
+ * run on the urn's reskins (a probe arm alone, as Haiku's, is not one), A the
+ * base (by name, else the first by name), B each other one.
+ */
+function checkpointPairs(arms: readonly Arm[]): { a: string; b: string }[] {
+  const reskinned = (model: string) =>
+    arms.some((arm) => arm.key.model === model && arm.key.rung === 'R0' && arm.key.reskin !== null && arm.key.reskin !== 'ball');
+  const models = transferModels(arms).filter(reskinned).sort();
+  const base = models.find((model) => /base/i.test(model)) ?? models[0];
+  return base === undefined ? [] : models.filter((model) => model !== base).map((b) => ({ a: base, b }));
+}
+
+/** A transfer table of A against B, where the two share a framing (else none). */
+function pairedTransfer(arms: readonly Arm[], a: string, b: string): Table[] {
+  try {
+    return [transferTable(arms, a, b)];
+  } catch (error) {
+    if (error instanceof InputError) return [];
+    throw error;
+  }
+}
+
+function tablesOf(sessions: readonly LoadedSession[], arms: readonly Arm[], list: readonly Ladder[]): Table[] {
   const hasR3 = arms.some((arm) => arm.key.rung === 'R3');
   const economic = economicSurfaceTable(arms);
   const interaction = economicInteractionTable(arms);
@@ -66,10 +90,12 @@ function tablesOf(arms: readonly Arm[], list: readonly Ladder[]): Table[] {
       : []),
     cellTable(arms),
     cellDiagnosticsTable(arms),
+    streamsTable(sessions),
     ...(hasR3 ? [scriptTable(arms), familyBuildsTable(arms)] : []),
     ...(economic.rows.length > 0 ? [economic] : []),
     ...(interaction.rows.length > 0 ? [interaction] : []),
     ...transferModels(arms).map((model) => transferTable(arms, model)),
+    ...checkpointPairs(arms).flatMap(({ a, b }) => pairedTransfer(arms, a, b)),
   ];
 }
 
@@ -107,18 +133,12 @@ async function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonl
       caption: 'Pooled first-sight commitment by rung per model, with 95% seed-bootstrap intervals.',
       spec: ladderSpec(ladder),
     });
-  // Figure 4 per pair of the study's checkpoints (models run on the urn's reskins; a probe arm alone, as Haiku's, is not one):
-  // A the base (by name, else the first by name), B each other one.
-  const reskinned = (model: string) =>
-    arms.some((arm) => arm.key.model === model && arm.key.rung === 'R0' && arm.key.reskin !== null && arm.key.reskin !== 'ball');
-  const transfer = transferModels(arms).filter(reskinned).sort();
-  const base = transfer.find((model) => /base/i.test(model)) ?? transfer[0];
-  for (const b of transfer.filter((model) => model !== base)) {
-    const data = base === undefined ? null : transferData(arms, base, b);
+  for (const { a, b } of checkpointPairs(arms)) {
+    const data = transferData(arms, a, b);
     if (data)
       figures.push({
-        id: `transfer-${b.replace(/[^A-Za-z0-9._-]+/g, '-')}`,
-        caption: `First-sight commitment of ${base} (A) and ${b} (B) from the abstract urn to R3, each pooled over realized commitments with its 95% seed-bootstrap interval. Shaded panels are those where B commits at first sight significantly less than A (more reserve): the paired B − A interval, re-pooled ratios with seeds resampled as clusters, lies wholly below zero.`,
+        id: `transfer-${idPart(b)}`,
+        caption: `First-sight commitment of ${a} (A) and ${b} (B) from the abstract urn to R3, each pooled over realized commitments with its 95% seed-bootstrap interval. Shaded panels are those where B commits at first sight significantly less than A (more reserve): the paired B − A interval, re-pooled ratios with seeds resampled as clusters, lies wholly below zero.`,
         spec: transferSpec(data),
       });
   }
@@ -209,7 +229,7 @@ export async function writeReport(dirs: readonly string[], outDir: string): Prom
   for (const sub of ['tables', 'figures', 'sessions']) await mkdir(join(outDir, sub), { recursive: true });
   const arms = groupArms(loaded.sessions);
   const list = ladders(arms);
-  const tables = loaded.sessions.length > 0 ? tablesOf(arms, list) : [];
+  const tables = loaded.sessions.length > 0 ? tablesOf(loaded.sessions, arms, list) : [];
   // The per-seed table is long: written as files and linked, not shown on the page.
   const perSeed = loaded.sessions.length > 0 ? perSeedTable(arms) : null;
   for (const table of perSeed ? [...tables, perSeed] : tables) await writeTableFiles(join(outDir, 'tables'), table);

@@ -13,23 +13,27 @@ export interface OptimumOnArm {
   readonly firstSightHazard: number | null;
   readonly firstSightCommitments: number;
   readonly firstOccurrenceTurns: number;
+  /** Mean lateness of its builds (0: it builds at first sight); null when it builds nothing. */
+  readonly meanLateness: number | null;
 }
 
 /** The optimum played through the session rules on each of the arm's streams, at the arm's B and K. */
 export function optimumOnArm(arm: Arm): OptimumOnArm {
   const rules = { budget: arm.key.budget, charge: arm.key.charge };
-  let [commitments, committed, eligible] = [0, 0, 0];
+  let [commitments, committed, eligible, lateness] = [0, 0, 0, 0];
   for (const session of arm.loaded) {
     const classes = decodeClasses(session.classes);
     const metrics = sessionMetrics(runSession(classes, { ...rules, classCount: FAMILY_NAMES.length }, hindsightPolicy(classes, rules)));
     commitments += metrics.commitments;
     committed += metrics.firstSightCommitments;
     eligible += metrics.firstOccurrenceTurns;
+    lateness += metrics.totalLateness;
   }
   return {
     commitmentsPerSeed: arm.loaded.length > 0 ? commitments / arm.loaded.length : 0,
     firstSightHazard: eligible > 0 ? committed / eligible : null,
     firstSightCommitments: committed,
     firstOccurrenceTurns: eligible,
+    meanLateness: commitments > 0 ? lateness / commitments : null,
   };
 }

@@ -16,7 +16,7 @@ export function cellTable(arms: readonly Arm[]): Table {
   return {
     id: 'cells',
     title: 'Per-cell estimates with intervals',
-    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0); resolved turns are the decision turns reached that gave a valid decision. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
+    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0); resolved turns are the decision turns reached that gave a valid decision; malformed calls had arguments that were not valid (a claim without code), unknown calls named a tool the rung does not have. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
     columns: [
       { name: 'Source', format: 'text' },
       { name: 'Model', format: 'text' },
@@ -39,6 +39,8 @@ export function cellTable(arms: readonly Arm[]): Table {
       { name: 'Optimum', format: 'integer' },
       { name: 'Unresolved', format: 'percent' },
       { name: 'Resolved turns', format: 'text' },
+      { name: 'Malformed calls', format: 'integer' },
+      { name: 'Unknown calls', format: 'integer' },
       { name: 'Validity', format: 'text' },
     ],
     rows: arms.map((arm) => {
@@ -69,10 +71,25 @@ export function cellTable(arms: readonly Arm[]): Table {
         total((m) => m.optimum),
         summary.unresolvedRate,
         `${cell.reached - cell.unresolved}/${cell.reached}`,
+        ...callFaults(arm),
         cell.valid ? 'valid' : 'INVALID',
       ];
     }),
   };
+}
+
+/**
+ * Calls with arguments that were not valid, and calls to a tool the rung does
+ * not have: at R3 the loop's counts, at a decision rung the turns the parser
+ * read so (null where a summary predates the count).
+ */
+function callFaults(arm: Arm): [number | null, number | null] {
+  if (arm.key.rung === 'R3') {
+    const script = summarizeArm('R3', arm.sessions).script;
+    return [script?.malformedCalls ?? null, script?.unknownCalls ?? null];
+  }
+  const failures = arm.loaded.flatMap((session) => session.summary.decisions.map((decision) => decision.failure));
+  return [failures.filter((f) => f === 'malformed-arguments').length, failures.filter((f) => f === 'unknown-function').length];
 }
 
 /** The remaining estimands per cell (C.1, E, F): collection, utilization, lateness, keep rates, net, optimum and regret. */

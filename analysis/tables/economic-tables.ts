@@ -39,7 +39,7 @@ export function economicSurfaceTable(arms: readonly Arm[]): Table {
     id: 'economic-surface',
     title: 'Economic surface',
     caption:
-      "The economic cells only: sessions told the charge rule (the authors' economic_surface_<model> cells; our runs with --charge or economic: true), never a model's dedicated K = 0 arm, which feeds its framing ladder. First-sight hazard (committed share of the eligible first-occurrence turns; an unresolved turn counts as a pass, only turns never reached are left out) with its per-arm interval (numpy's default_rng(0) seed bootstrap, 10,000 resamples), mean net utility (credited items minus K per commitment), the exact hindsight net optimum, mean regret with its standard error over seeds (sample SD / √n), and what the optimum does on the same streams: its commitments per seed and its first-sight hazard (it builds at first sight or never; between classes of equal size it takes the larger class id, as the paper authors' optimum does), per budget B and visible charge K.",
+      "The economic cells only: sessions told the charge rule (the authors' economic_surface_<model> cells; our runs with --charge or economic: true), never a model's dedicated K = 0 arm, which feeds its framing ladder. First-sight hazard (committed share of the eligible first-occurrence turns; an unresolved turn counts as a pass, only turns never reached are left out) with its per-arm interval (numpy's default_rng(0) seed bootstrap, 10,000 resamples), mean net utility (credited items minus K per commitment), the exact hindsight net optimum, mean regret with its standard error over seeds (sample SD / √n), and what the optimum does on the same streams: its commitments per seed, its first-sight hazard and its mean build lateness (it builds at first sight or never; between classes of equal size it takes the larger class id, as the paper authors' optimum does), per budget B and visible charge K.",
     columns: [
       { name: 'Arm', format: 'text' },
       { name: 'Rung', format: 'text' },
@@ -52,6 +52,7 @@ export function economicSurfaceTable(arms: readonly Arm[]): Table {
       { name: 'Regret SE', format: 'fixed' },
       { name: 'Optimum commits/seed', format: 'fixed' },
       { name: 'Optimum hazard', format: 'percent' },
+      { name: 'Optimum lateness', format: 'fixed' },
     ],
     rows: surface.map((arm) => {
       const summary = summarizeArm(arm.key.rung, arm.sessions);
@@ -68,6 +69,7 @@ export function economicSurfaceTable(arms: readonly Arm[]): Table {
         standardError(arm.sessions.map((s) => s.metrics.regret)),
         optimum.commitmentsPerSeed,
         optimum.firstSightHazard,
+        optimum.meanLateness,
       ];
     }),
   };

@@ -27,3 +27,6 @@ export interface Table {
 }
 
 export const isInterval = (cell: Cell): cell is Interval => cell !== null && typeof cell === 'object';
+
+/** A model name as part of a table or figure id (file names): every run of other characters becomes '-'. */
+export const idPart = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');

@@ -6,7 +6,7 @@ import { validity } from '../stats/decision-rules.js';
 import type { SeedSession } from '../stats/seed-session.js';
 import { transferPanels } from '../transfer-panels.js';
 import { intervalOf } from './interval-cell.js';
-import type { Cell, Table } from './table.js';
+import { idPart, type Cell, type Table } from './table.js';
 
 const percent = (value: number | null) => (value === null ? '–' : `${(100 * value).toFixed(1)}%`);
 const firstSightCell = (arm: readonly SeedSession[]) => {
@@ -82,7 +82,7 @@ export function transferTable(arms: readonly Arm[], a: string, b?: string): Tabl
   const bootstrap =
     "B − A in points is the difference of re-pooled ratios with seeds resampled as clusters (the rows of numpy's default_rng(0) integers(0, n, size=(10000, n)), linear-percentile 95% intervals); items per stream give the mean of per-seed differences, in items. ";
   return {
-    id: two ? 'transfer' : `transfer-${a.replace(/[^A-Za-z0-9._-]+/g, '-')}`,
+    id: two ? `transfer-${idPart(b)}-vs-${idPart(a)}` : `transfer-${idPart(a)}`,
     title: two ? `${b} against ${a}` : `Transfer ladder of ${a}`,
     caption: `First-sight commitment pooled over realized commitments (parentheses: mean lateness)${two ? ', on the seeds both arms ran on the same stream' : ''}; the reskins and the probe's vocabularies also pooled per seed. ${two ? bootstrap : ''}Occurrence rows give keeps over eligible turns (unresolved turns count as passes); unresolved rows give the decision turns reached without a valid decision (no call, an unknown one, several, malformed arguments), which count as passes.${refusals ? ` ${refusals.trim()}` : ''}`,
     columns: [
