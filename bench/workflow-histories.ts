@@ -29,9 +29,19 @@ export interface WorkflowHistory {
   readonly byType: ReadonlyMap<string, { readonly events: number; readonly bytes: number }>;
   /** One per model call (takeStep), in order. */
   readonly steps: readonly StepTiming[];
+  /** Every workflow task: from scheduled to completed, in ms (dispatch to the worker plus the workflow's own work). */
+  readonly workflowTasks: readonly number[];
 }
 
 const eventMs = (event: Event) => Number(event.eventTime?.seconds ?? 0) * 1000 + (event.eventTime?.nanos ?? 0) / 1e6;
+
+function workflowTaskTimings(events: readonly Event[]): number[] {
+  const byId = new Map(events.map((event) => [Number(event.eventId), event]));
+  return events.flatMap((event) => {
+    const scheduled = byId.get(Number(event.workflowTaskCompletedEventAttributes?.scheduledEventId ?? -1));
+    return event.workflowTaskCompletedEventAttributes && scheduled ? [eventMs(event) - eventMs(scheduled)] : [];
+  });
+}
 
 function stepTimings(events: readonly Event[]): StepTiming[] {
   const byId = new Map(events.map((event) => [Number(event.eventId), event]));
@@ -76,6 +86,7 @@ export async function readWorkflowHistories(dbFile: string, workflowIds: readonl
           events: 0,
           byType: new Map<string, { events: number; bytes: number }>(),
           steps: [] as StepTiming[],
+          workflowTasks: [] as number[],
         };
         let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId;
         while (runId) {
@@ -92,6 +103,7 @@ export async function readWorkflowHistories(dbFile: string, workflowIds: readonl
             history.byType.set(type, { events: entry.events + 1, bytes: entry.bytes + HistoryEvent.encode(event).finish().length });
           }
           history.steps.unshift(...stepTimings(events));
+          history.workflowTasks.unshift(...workflowTaskTimings(events));
           runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
         }
         histories.set(workflowId, history);

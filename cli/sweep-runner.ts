@@ -56,15 +56,15 @@ async function checkModels(config: SweepConfig, inProcessWorkers: boolean): Prom
 /** R3 scripts run at once in the sandbox worker process (`limits.sandbox` in a sweep). */
 const DEFAULT_SANDBOX_CONCURRENCY = 2;
 
-/** A local GGUF model runs on this machine's cores; hosted providers take more calls at once. */
+/** A local GGUF model runs on this machine's cores; every other provider takes as many calls as sessions are in flight. */
 const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = { gguf: 2 };
 
-/** Limits from the sweep config for every provider it uses that has its own task queue. */
+/** Limits from the sweep config for every provider it uses that has its own task queue: the window's calls unless limited. */
 function providerLimits(config: SweepConfig) {
   const queued = [...new Set(config.models.map(providerOf))].filter((provider) => !callsInSessionWorker(provider));
   return queued.map((provider) => ({
     provider,
-    concurrency: config.limits[provider]?.concurrency ?? DEFAULT_CONCURRENCY[provider] ?? 8,
+    concurrency: config.limits[provider]?.concurrency ?? DEFAULT_CONCURRENCY[provider] ?? config.window,
     ...(config.limits[provider]?.perSecond !== undefined && { perSecond: config.limits[provider]?.perSecond }),
   }));
 }
@@ -156,6 +156,7 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
           connection: workerConnection,
           namespace: target.namespace,
           sessions: true,
+          sessionSlots: config.window,
           providers: providerLimits(config),
         })
       : [];

@@ -25,6 +25,12 @@ export interface WorkerSetup {
   readonly namespace: string;
   /** Host the sessions queue: the workflows and the run-store activities. */
   readonly sessions: boolean;
+  /**
+   * Sessions this worker carries at once (a sweep's window): its workflow-task,
+   * local-activity and activity slots and its workflow cache follow it, since
+   * a session holds its slot while its reference agent's call runs.
+   */
+  readonly sessionSlots: number;
   /** Provider queues to serve. */
   readonly providers: readonly ProviderLimit[];
 }
@@ -67,6 +73,26 @@ export const runStoreErrors: ActivityInterceptorsFactory = () => ({
   },
 });
 
+/**
+ * Slots for `sessions` in flight at once. A session holds a workflow-task slot
+ * while its reference agent's local activity runs, and every poller holds a
+ * slot while it waits for a task, so the slots are the sessions plus the
+ * pollers plus two (the sweep workflow, a spare); below that, sessions queue
+ * behind each other (the SDK's default of 40 moved about 30 of 128).
+ */
+export function sessionWorkerSlots(sessions: number) {
+  const pollers = Math.min(16, Math.max(2, Math.ceil(sessions / 16)));
+  const activityPollers = 5;
+  return {
+    maxConcurrentWorkflowTaskPolls: pollers,
+    maxConcurrentWorkflowTaskExecutions: sessions + pollers + 2,
+    maxCachedWorkflows: sessions + pollers + 2,
+    maxConcurrentLocalActivityExecutions: sessions + 2,
+    maxConcurrentActivityTaskPolls: activityPollers,
+    maxConcurrentActivityTaskExecutions: sessions + activityPollers + 2,
+  };
+}
+
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { connection, namespace } = setup;
   const providers = new ProviderRegistry();
@@ -81,6 +107,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         // The reference agents' model calls run here, as local activities of their sessions.
         activities: { ...createStoreActivities(), ...createModelActivities(providers) },
         interceptors: { activity: [runStoreErrors] },
+        ...sessionWorkerSlots(setup.sessionSlots),
       }),
     );
   }

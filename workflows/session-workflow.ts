@@ -36,8 +36,10 @@ export interface SessionInput {
  */
 export async function sessionWorkflow(input: SessionInput): Promise<SessionOutcome> {
   const { runDir, spec } = input;
-  // Reading and writing one session's files takes milliseconds; the timeout is how long a dead worker holds up the session.
-  const store = proxyActivities<StoreActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
+  // Reading and writing one session's files takes milliseconds, on the session's own worker: local activities, no task-queue
+  // round trip (both are idempotent, so a worker lost mid-way just runs them again). The timeout is how long a dead worker
+  // holds up the session.
+  const store = proxyLocalActivities<StoreActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
   // The activity enforces the paper's attempt budget from its own records and sets each
   // delay; this policy only has to keep retrying across dead workers.
   const retry = { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 };

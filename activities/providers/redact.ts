@@ -32,12 +32,30 @@ const SHAPES: readonly [RegExp, string][] = [
 
 const BASE64_RUN = /[A-Za-z0-9+/_=-]/;
 
+/**
+ * The last environment scanned and the credentials it held: every model call
+ * and record asks, so the sorted list is kept until a credential variable
+ * changes (a test, a reloaded key).
+ */
+let scanned: { readonly env: NodeJS.ProcessEnv; readonly signature: string; readonly secrets: string[] } | undefined;
+
+const isSecretName = (name: string) => SECRET_VARIABLES.includes(name) || SECRET_NAME.test(name);
+
 /** The values of the credentials configured in the environment, longest first. */
 export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
+  let signature = '';
+  for (const name in env) if (isSecretName(name)) signature += `${name}=${env[name] ?? ''}\0`;
+  if (scanned?.env === env && scanned.signature === signature) return scanned.secrets;
+  const secrets = scanSecrets(env);
+  scanned = { env, signature, secrets };
+  return secrets;
+}
+
+function scanSecrets(env: NodeJS.ProcessEnv): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.trim().length < MIN_SECRET_LENGTH) continue;
-    if (SECRET_VARIABLES.includes(name) || SECRET_NAME.test(name)) values.add(value.trim());
+    if (isSecretName(name)) values.add(value.trim());
   }
   return [...values].sort((a, b) => b.length - a.length);
 }

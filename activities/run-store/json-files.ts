@@ -15,12 +15,34 @@ import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 
 let writes = 0;
 
+/**
+ * Folders this process has made (or found): a session's folder is made once,
+ * not at every append. Should one vanish meanwhile (a run directory removed
+ * and started again), the write that finds it missing makes it again.
+ */
+const madeFolders = new Set<string>();
+async function inFolder<T>(path: string, write: () => Promise<T>): Promise<T> {
+  const folder = dirname(path);
+  if (!madeFolders.has(folder)) {
+    await mkdir(folder, { recursive: true });
+    madeFolders.add(folder);
+  }
+  try {
+    return await write();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(folder, { recursive: true });
+    return write();
+  }
+}
+
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  // A temporary file per write: concurrent activities may write the same file (a shared stream).
-  const temporary = `${path}.${process.pid}.${writes++}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`);
-  await rename(temporary, path);
+  await inFolder(path, async () => {
+    // A temporary file per write: concurrent activities may write the same file (a shared stream).
+    const temporary = `${path}.${process.pid}.${writes++}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`);
+    await rename(temporary, path);
+  });
 }
 
 export async function readJsonIfExists<T>(path: string): Promise<T | undefined> {
@@ -97,8 +119,7 @@ export async function appendJsonLine(path: string, record: unknown): Promise<voi
 }
 
 async function appendAfterIntactLine(path: string, line: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  if (await appendTo(path, line, false)) return;
+  if (await inFolder(path, () => appendTo(path, line, false))) return;
   // The last line is torn. Another process appending to the same file (a run's cost ledger) may be repairing it too: one at a time.
   const unlock = await lockRepair(path);
   try {

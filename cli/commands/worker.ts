@@ -13,6 +13,7 @@ interface WorkerFlags {
   sessions: boolean;
   sandbox: boolean;
   concurrency: number;
+  sessionSlots: number;
   sandboxConcurrency: number;
   perSecond?: number;
 }
@@ -26,6 +27,12 @@ export function registerWorker(program: Command): void {
     .option('--no-sandbox', 'do not run the R3 sandbox worker process')
     .option('--sandbox-concurrency <n>', 'R3 scripts run at once by the sandbox worker process', integerIn(1, 256), 2)
     .option('--concurrency <n>', 'model calls run at once per provider queue', integerIn(1, 10_000), 8)
+    .option(
+      '--session-slots <n>',
+      'sessions this worker carries at once (its workflow-task and local-activity slots)',
+      integerIn(1, 10_000),
+      200,
+    )
     .option(
       '--per-second <r>',
       'calls per second per provider queue, enforced by the server across all workers',
@@ -47,6 +54,7 @@ export function registerWorker(program: Command): void {
         connection,
         namespace: target.namespace,
         sessions: flags.sessions,
+        sessionSlots: flags.sessionSlots,
         // The reference agents have no queue: their calls run with the sessions.
         providers: providers
           .filter((provider) => !callsInSessionWorker(provider))

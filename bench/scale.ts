@@ -1,0 +1,200 @@
+/*
+ * Scale on one machine (npm run bench:scale [-- <windows, default 8,32,128,512> <latency ms, default 1000>]):
+ * how close `window: N` comes to N sessions truly in flight. Each sweep runs
+ * N sessions of R0 on streams truncated to LENGTH items, every item a
+ * decision turn answered after the latency, through the embedded Temporal
+ * server as `allocbench sweep` runs it — on the policy path (a reference
+ * agent with that delay, its calls local activities) and on the provider path
+ * (a loopback OpenAI-compatible server in its own process). The limit is
+ * N ÷ latency turns per second; printed per run: turns/s and its share of the
+ * limit, CPU per turn (this process and the dev server), the workflow-task
+ * and activity-dispatch latency from the sessions' histories, and the peak
+ * memory of the process and of the dev server. Then the CPU per session and
+ * per turn, fitted from short and long sessions with no latency. Each
+ * configuration runs in a child process of its own (`--one …`).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sessionKey } from '../core/sweep/session-spec.js';
+import { expandSweep, parseSweepConfig } from '../core/sweep/sweep-config.js';
+import { runLayout } from '../activities/run-store/run-layout.js';
+import { readTranscript } from '../activities/run-store/transcript.js';
+import { runSweep } from '../cli/sweep-runner.js';
+import { freePort } from '../infra/ports.js';
+import { sweepWorkflowId } from '../workflows/workflow-ids.js';
+import { quantileOf } from '../analysis/stats/percentile.js';
+import { readWorkflowHistories } from './workflow-histories.js';
+
+const LENGTH = 20;
+type Path = 'policy' | 'server';
+
+interface Result {
+  readonly path: Path;
+  readonly window: number;
+  readonly latencyMs: number;
+  readonly sessions: number;
+  readonly turns: number;
+  readonly turnsPerSecond: number;
+  readonly cpuMsPerTurn: { readonly process: number; readonly server: number };
+  readonly cpuSeconds: { readonly process: number; readonly server: number };
+  readonly workflowTaskMs: { readonly p50: number; readonly p90: number };
+  readonly dispatchMs: { readonly p50: number; readonly p90: number } | null;
+  readonly peakMiB: { readonly process: number; readonly server: number };
+}
+
+const ticks = (stat: string, fields: readonly number[]) => {
+  const parts = stat.split(') ')[1]?.split(' ') ?? [];
+  return fields.reduce((sum, index) => sum + Number(parts[index - 3] ?? 0), 0) / 100;
+};
+const cpu = () => {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  return { self: ticks(stat, [14, 15]), children: ticks(stat, [16, 17]) };
+};
+const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+
+/** The dev server serving this run (a child process with the run's SQLite file on its command line): its resident memory now. */
+function serverRssKib(dbFile: string): number {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dbFile)) continue;
+      return kib(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return 0;
+}
+
+async function runOne(path: Path, window: number, latencyMs: number, length: number, url?: string): Promise<Result> {
+  const model = path === 'policy' ? `policy/commit-at-99?delay=${latencyMs}` : `openai-compatible/scale@${url}/v1`;
+  const config = parseSweepConfig({
+    name: `scale-${path}-${window}`,
+    models: [model],
+    rungs: ['R0'],
+    seeds: `9000-${9000 + window - 1}`,
+    stream: { length },
+    window,
+  });
+  delete process.env.TEMPORAL_ADDRESS;
+  const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-scale-')), 'run');
+  const dbFile = join(runLayout.temporal(runDir), 'dev.sqlite');
+  let serverPeak = 0;
+  const sampler = setInterval(() => (serverPeak = Math.max(serverPeak, serverRssKib(dbFile))), 250);
+  const before = cpu();
+  await runSweep(config, { runDir, temporalPort: await freePort(), inProcessWorkers: true, progressBar: false, say: () => undefined });
+  const after = cpu();
+  clearInterval(sampler);
+  const specs = expandSweep(config);
+  let [first, last, turns] = [Infinity, 0, 0];
+  for (const spec of specs) {
+    const transcript = await readTranscript(runLayout.transcript(runDir, spec));
+    if (transcript.start) first = Math.min(first, Date.parse(transcript.start.at));
+    for (const turn of transcript.turns) last = Math.max(last, Date.parse(turn.at));
+    turns += transcript.turns.length;
+  }
+  const histories = [
+    ...(
+      await readWorkflowHistories(
+        dbFile,
+        specs.map((spec) => `${sweepWorkflowId(config)}/${sessionKey(spec)}`),
+      )
+    ).values(),
+  ];
+  const tasks = histories.flatMap((h) => h.workflowTasks);
+  const dispatch = histories.flatMap((h) => h.steps.map((s) => s.dispatchMs));
+  const quantiles = (values: number[]) => ({ p50: quantileOf(values, 0.5), p90: quantileOf(values, 0.9) });
+  const processCpu = after.self - before.self;
+  const serverCpu = after.children - before.children;
+  return {
+    path,
+    window,
+    latencyMs,
+    sessions: specs.length,
+    turns,
+    turnsPerSecond: turns / ((last - first) / 1000),
+    cpuMsPerTurn: { process: (1000 * processCpu) / turns, server: (1000 * serverCpu) / turns },
+    cpuSeconds: { process: processCpu, server: serverCpu },
+    workflowTaskMs: quantiles(tasks),
+    dispatchMs: dispatch.length > 0 ? quantiles(dispatch) : null,
+    peakMiB: { process: kib(readFileSync('/proc/self/status', 'utf8'), 'VmHWM') / 1024, server: serverPeak / 1024 },
+  };
+}
+
+/** Runs one configuration in a fresh child process; resolves to its result. */
+function child(args: readonly string[]): Promise<Result> {
+  const script = fileURLToPath(import.meta.url);
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--no-node-snapshot', script, '--one', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    proc.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Result) : reject(new Error(`exit ${code}`)),
+    );
+  });
+}
+
+/** The loopback chat server in its own process; resolves to its URL and a stop function. */
+async function startChatServer(latencyMs: number): Promise<{ url: string; stop: () => void }> {
+  const script = fileURLToPath(new URL('./loopback-chat-server.js', import.meta.url));
+  const proc = spawn(process.execPath, [script, String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) =>
+    proc.stdout.once('data', (chunk: Buffer) => resolve(Number(/port (\d+)/.exec(chunk.toString())?.[1]))),
+  );
+  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill() };
+}
+
+if (process.argv[2] === '--one') {
+  const [path, window, latency, length, url] = process.argv.slice(3);
+  const result = await runOne(path as Path, Number(window), Number(latency), Number(length), url);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+const windows = (process.argv[2] ?? '8,32,128,512').split(',').map(Number);
+const latencyMs = Number(process.argv[3] ?? 1000);
+console.log(
+  `Scale on one machine · node ${process.version} · R0 sessions of ${LENGTH} decision turns, ${latencyMs} ms per call, one session per window slot`,
+);
+console.log(
+  'path    window  turns/s  of limit  CPU ms/turn (process + server)  workflow task p50/p90  dispatch p50/p90  peak MiB (process + server)',
+);
+const chat = await startChatServer(latencyMs);
+try {
+  for (const path of ['policy', 'server'] as const) {
+    for (const window of windows) {
+      const r = await child([path, String(window), String(latencyMs), String(LENGTH), chat.url]);
+      const limit = window / (latencyMs / 1000);
+      console.log(
+        [
+          path.padEnd(7),
+          String(window).padStart(6),
+          r.turnsPerSecond.toFixed(1).padStart(8),
+          `${((100 * r.turnsPerSecond) / limit).toFixed(0)}%`.padStart(9),
+          `${(r.cpuMsPerTurn.process + r.cpuMsPerTurn.server).toFixed(1)} (${r.cpuMsPerTurn.process.toFixed(1)} + ${r.cpuMsPerTurn.server.toFixed(1)})`.padStart(
+            31,
+          ),
+          `${r.workflowTaskMs.p50.toFixed(0)}/${r.workflowTaskMs.p90.toFixed(0)} ms`.padStart(22),
+          (r.dispatchMs ? `${r.dispatchMs.p50.toFixed(0)}/${r.dispatchMs.p90.toFixed(0)} ms` : 'local').padStart(17),
+          `${(r.peakMiB.process + r.peakMiB.server).toFixed(0)} (${r.peakMiB.process.toFixed(0)} + ${r.peakMiB.server.toFixed(0)})`.padStart(
+            28,
+          ),
+        ].join('  '),
+      );
+    }
+  }
+} finally {
+  chat.stop();
+}
+
+// CPU per session and per turn: the same number of sessions, short and long, no latency (the policy path).
+const SESSIONS = 64;
+const [short, long] = [await child(['policy', String(SESSIONS), '0', '5']), await child(['policy', String(SESSIONS), '0', '60'])];
+const total = (r: Result) => 1000 * (r.cpuSeconds.process + r.cpuSeconds.server);
+const perTurn = (total(long) - total(short)) / (long.turns - short.turns);
+const perSession = (total(short) - perTurn * short.turns) / SESSIONS;
+console.log(
+  `CPU fit (${SESSIONS} sessions of 5 and of 60 turns, no latency, process + dev server): ${perSession.toFixed(1)} ms per session + ${perTurn.toFixed(2)} ms per turn`,
+);
