@@ -21,6 +21,7 @@ import { SWEEP_ID } from '../protocol/search-attributes.js';
 import { sweepWorkflow, type SweepProgress } from '../workflows/sweep-workflow.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { withProgressBar } from './sweep-progress.js';
+import { sweepResult } from './sweep-result.js';
 
 export interface SweepRunOptions {
   /** Absolute: activities on other machines must resolve the same path (shared storage). */
@@ -167,7 +168,7 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
         say: options.say,
       });
     }
-    const result = withProgressBar(handle, handle.result(), options.progressBar);
+    const result = withProgressBar(handle, sweepResult(handle, options.say), options.progressBar);
     await runWorkers(workers, result);
     return await result;
   } finally {

@@ -1,0 +1,82 @@
+import { createConnection, createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { serverForThisFile, summaryOf, sweepOn } from './harness.js';
+
+const temporal = serverForThisFile();
+
+/**
+ * A TCP proxy in front of the Temporal server that slows every chunk down and
+ * cuts every connection through it at intervals, and can go down for a while
+ * (every connection refused): the waits and calls in flight fail as they do
+ * against an overloaded or restarting server, long enough to outlast the
+ * client's own retries.
+ */
+async function unsteadyProxy(target: string, options: { delayMs: number; cutEveryMs: number }) {
+  const [host, port] = [target.split(':')[0] ?? '127.0.0.1', Number(target.split(':')[1])];
+  const sockets = new Set<Socket>();
+  let cuts = 0;
+  let down = false;
+  const server = createServer((client) => {
+    if (down) return void client.destroy();
+    const upstream = createConnection({ host, port });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    const relay = (from: Socket, to: Socket) =>
+      from.on('data', (chunk) => setTimeout(() => to.destroyed || to.write(chunk), options.delayMs));
+    relay(client, upstream);
+    relay(upstream, client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const timer = setInterval(() => {
+    cuts++;
+    for (const socket of sockets) socket.destroy();
+  }, options.cutEveryMs);
+  const { port: proxyPort } = server.address() as { port: number };
+  return {
+    address: `127.0.0.1:${proxyPort}`,
+    cuts: () => cuts,
+    /** Refuses every connection for this long. */
+    outage: (ms: number) => {
+      down = true;
+      for (const socket of sockets) socket.destroy();
+      setTimeout(() => (down = false), ms).unref();
+    },
+    close: () => {
+      clearInterval(timer);
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+describe('a sweep against an unsteady server', () => {
+  it('waits through cut connections, slow answers and a 30-second outage, and every session finishes', { timeout: 180_000 }, async () => {
+    const proxy = await unsteadyProxy(temporal.server.address, { delayMs: 30, cutEveryMs: 1500 });
+    try {
+      const config = parseSweepConfig({
+        name: 'unsteady',
+        models: ['policy/commit-at-2?delay=100'],
+        rungs: ['R0'],
+        seeds: '2000-2007',
+        stream: { length: 40 },
+        window: 8,
+      });
+      const runDir = join(temporal.dir, 'unsteady');
+      // Down once the sweep is under way, longer than the client's own retries of its wait last (about 20 s).
+      setTimeout(() => proxy.outage(30_000), 3000).unref();
+      const progress = await sweepOn({ ...temporal.server, address: proxy.address }, config, runDir);
+      expect(progress).toMatchObject({ total: 8, finished: 8, failed: 0, mechanicalFailures: 0 });
+      expect(proxy.cuts()).toBeGreaterThan(2);
+      for (const spec of expandSweep(config)) expect((await summaryOf(runDir, spec)).termination).toBe('stream-end');
+    } finally {
+      proxy.close();
+    }
+  });
+});
