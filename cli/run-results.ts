@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { poolMetrics, type PooledMetrics } from '../core/metrics/pooled-metrics.js';
 import { poolScriptMetrics, type PooledScriptMetrics } from '../core/scripts/pooled-script-metrics.js';
 import { expandSweep } from '../core/sweep/sweep-config.js';
@@ -32,6 +33,8 @@ export interface RunResults {
   readonly name: string;
   readonly total: number;
   readonly finished: number;
+  /** Sessions begun and not finished: in flight, or stopped midway (resumed when the sweep runs again). */
+  readonly started: number;
   readonly mechanicalFailures: number;
   /** Pooled over every finished session that did not fail mechanically. */
   readonly overall: PooledMetrics | null;
@@ -87,6 +90,7 @@ export async function readRunResults(runDir: string): Promise<RunResults> {
       unresolved: sum((m) => m.unresolved),
     },
     finished: results.reduce((sum, c) => sum + c.finished, 0),
+    started: specs.filter((spec, index) => summaries[index] === undefined && existsSync(runLayout.transcript(runDir, spec))).length,
     mechanicalFailures: results.reduce((sum, c) => sum + c.mechanicalFailures, 0),
     cells: results,
   };

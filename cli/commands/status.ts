@@ -43,7 +43,9 @@ async function runningSessions(runDirs: readonly string[]): Promise<Map<string, 
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description('progress and validity of run directories (default: every run under ./runs)')
+    .description(
+      'progress and validity of run directories (default: every run under ./runs): sessions finished, in flight (begun, not finished) and waiting',
+    )
     .argument('[runs...]', 'run directories')
     .option('--json', 'print one JSON object')
     .action(async (paths: string[], flags: { json?: boolean }) => {
@@ -53,6 +55,8 @@ export function registerStatus(program: Command): void {
         name: run.name,
         runDir: run.runDir,
         finished: run.finished,
+        inFlight: run.started,
+        waiting: run.total - run.finished - run.started,
         total: run.total,
         mechanicalFailures: run.mechanicalFailures,
         invalidCells: run.cells.filter((cell) => cell.invalid).map((cell) => `${cell.model} ${cell.rung}`),
@@ -63,6 +67,8 @@ export function registerStatus(program: Command): void {
       const header = [
         'sweep',
         'finished',
+        'in flight',
+        'waiting',
         ...(running ? ['running'] : []),
         'mechanical',
         'invalid cells (>10% unresolved)',
@@ -71,6 +77,8 @@ export function registerStatus(program: Command): void {
       const body = rows.map((r) => [
         r.name,
         `${r.finished}/${r.total}`,
+        String(r.inFlight),
+        String(r.waiting),
         ...(running ? [String(r.running ?? 0)] : []),
         String(r.mechanicalFailures),
         r.invalidCells.join('; ') || 'none',
