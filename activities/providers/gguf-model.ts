@@ -1,4 +1,4 @@
-import { getLlama, LlamaChat, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
+import type { LlamaChat, LlamaContext, LlamaModel } from 'node-llama-cpp';
 
 /**
  * One loaded GGUF model with a context of `parallel` sequences. Each
@@ -31,6 +31,8 @@ export function loadModel(path: string, options: { contextSize?: number; paralle
 }
 
 async function load(path: string, options: { contextSize?: number; parallel: number }): Promise<LoadedModel> {
+  // Loaded when a GGUF model is first used: the library costs a sweep that runs none tens of MiB.
+  const { getLlama, LlamaChat } = await import('node-llama-cpp');
   // CPU only, prebuilt binaries only: no GPU probing, no compiling at run time.
   const llama = await getLlama({ gpu: false, build: 'never' });
   const model = await llama.loadModel({ modelPath: path });

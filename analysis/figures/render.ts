@@ -1,8 +1,6 @@
-import { renderAsync } from '@resvg/resvg-js';
-import { View, parse, resetSVGDefIds, type Loader, type LoggerInterface } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { Loader, LoggerInterface } from 'vega';
+import type { TopLevelSpec } from 'vega-lite';
 import { FONT_FAMILY, FONT_FILES } from './font.js';
-import { measureTextWithBundledFont } from './text-metrics.js';
 
 /** PNG pixels per SVG pixel: 2 puts a figure at about 200 dpi across a paper's text width. */
 export const PNG_SCALE = 2;
@@ -14,7 +12,26 @@ export interface RenderedFigure {
   readonly png: Uint8Array;
 }
 
-measureTextWithBundledFont();
+/**
+ * Vega, Vega-Lite and resvg, loaded when a figure is first drawn: a process
+ * that draws none (a sweep, a worker) does not carry them (about 30 MiB).
+ */
+let renderer:
+  | Promise<{ vega: typeof import('vega'); vegaLite: typeof import('vega-lite'); resvg: typeof import('@resvg/resvg-js') }>
+  | undefined;
+function loadRenderer() {
+  renderer ??= (async () => {
+    const [vega, vegaLite, resvg, metrics] = await Promise.all([
+      import('vega'),
+      import('vega-lite'),
+      import('@resvg/resvg-js'),
+      import('./text-metrics.js'),
+    ]);
+    metrics.measureTextWithBundledFont();
+    return { vega, vegaLite, resvg };
+  })();
+  return renderer;
+}
 
 /**
  * Compiles a Vega-Lite spec and renders it headlessly: SVG from Vega's string
@@ -22,8 +39,9 @@ measureTextWithBundledFont();
  * so both come out byte-identical for the same spec on any machine.
  */
 export async function renderFigure(spec: TopLevelSpec): Promise<RenderedFigure> {
+  const { resvg } = await loadRenderer();
   const svg = await inTurn(() => toSvg(spec));
-  const image = await renderAsync(svg, {
+  const image = await resvg.renderAsync(svg, {
     fitTo: { mode: 'zoom', value: PNG_SCALE },
     background: 'white',
     font: {
@@ -37,11 +55,16 @@ export async function renderFigure(spec: TopLevelSpec): Promise<RenderedFigure> 
 }
 
 async function toSvg(spec: TopLevelSpec): Promise<string> {
+  const { vega, vegaLite } = await loadRenderer();
   const logger = strictLogger();
-  const view = new View(parse(logger.check(compile(spec, { logger }).spec)), { renderer: 'none', loader: offline, logger });
+  const view = new vega.View(vega.parse(logger.check(vegaLite.compile(spec, { logger }).spec)), {
+    renderer: 'none',
+    loader: offline,
+    logger,
+  });
   try {
     // Clip-path and gradient ids come from module-wide counters: restart them per figure.
-    resetSVGDefIds();
+    vega.resetSVGDefIds();
     return logger.check(await view.toSVG());
   } finally {
     view.finalize();
