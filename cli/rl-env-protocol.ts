@@ -19,10 +19,12 @@ import { parseOrThrow } from '../core/validation.js';
  * from our generator, the harness's prompts and reply reading
  * (core/rl/rl-episode.ts); the trainer only generates replies and learns.
  *
- *   {"op":"reset","episodes":[{"id","seed","rung","budget","length","announceN","reskin"}]}
- *       → {"ok":true,"decisions":[Decision]}       one per episode, in order
+ *   {"op":"reset","episodes":[{"id","seed","rung","budget","length","announceN","reskin","toolChoice"}]}
+ *       → {"ok":true,"features":[names],"decisions":[Decision]}   one per episode, in order; the names of
+ *         the critic's features in the order a Decision's `features` object lists them
  *   {"op":"step","replies":[{"id","text","toolCalls":[{"id","name","arguments"}]}]}
  *       → {"ok":true,"results":[{"id","reading","reward","next":Decision}]}
+ *         (a reply at a tool rung without calls has any call left in its text recovered, as for a local model)
  *   {"op":"baselines","seeds":[…],"budget","length"}
  *       → {"ok":true,"eager":…,"waitOneRepeat":…}   mean items per stream of the two heuristics
  *   {"op":"close","ids":[…]} → {"ok":true}

@@ -32,17 +32,20 @@ Needs the trainer's environment: npm run rl:setup.`,
     .option('--port <port>', 'the port to listen on', '8000')
     .option('--step <k>', 'the checkpoint of this step (kept with keepCheckpoints: all); default the last')
     .option('--base', 'serve the base model, the adapter off (the base arm of compare)')
+    .option('--name <name>', "the model's name, as the sweep's model id gives it (default: checkpoint, or base with --base)")
     .option(
       '--constrained',
       'answer by scoring the decision replies (a DECISION line at R0, a keep or pass tool call) instead of free text',
     )
-    .action(async (dir: string, flags: { port: string; step?: string; base?: boolean; constrained?: boolean }) => {
+    .action(async (dir: string, flags: { port: string; step?: string; base?: boolean; name?: string; constrained?: boolean }) => {
       const texts = decisionCandidates('R0').map((candidate) => candidate.reply.text);
       const args = [
         '--run',
         resolve(dir),
         '--port',
         flags.port,
+        '--name',
+        flags.name ?? (flags.base ? 'base' : 'checkpoint'),
         ...(flags.step ? ['--step', flags.step] : []),
         ...(flags.base ? ['--base'] : []),
         ...(flags.constrained ? ['--constrained', '--text-candidates', JSON.stringify(texts)] : []),

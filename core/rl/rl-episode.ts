@@ -1,5 +1,6 @@
 import type { ChatMessage, ModelReply, ToolSpec } from '../chat/messages.js';
 import { conversation, type Exchange } from '../chat/conversation.js';
+import { recoverToolCalls } from '../chat/recover-tool-calls.js';
 import { FAMILY_NAMES } from '../families/family.js';
 import type { Framing } from '../rungs/framing.js';
 import { parseReply, type ParsedDecision } from '../rungs/parse-reply.js';
@@ -121,13 +122,20 @@ export function episodeMetrics(episode: Episode): SessionMetrics {
   return sessionMetrics(runSession(classSequence(episode.stream), setting(episode), replay));
 }
 
-/** Reads the reply as the harness reads it, applies the decision and returns the reward it earned. */
-export function stepEpisode(episode: Episode, reply: ModelReply): EpisodeStep {
+/**
+ * Reads the reply as the harness reads a local model's — a call left in the
+ * text at a tool rung is recovered as a call, as the local providers do —
+ * applies the decision and returns the reward it earned.
+ */
+export function stepEpisode(episode: Episode, given: ModelReply): EpisodeStep {
   const point = pendingPoint(episode);
   if (!point) throw new Error('episode: no decision is pending');
   const item = episode.stream.items[point.t - 1];
   if (!item) throw new Error(`episode: decision at t=${point.t} beyond the stream`);
   const { rung } = episode.settings;
+  const toolNames = toolSpecs(episode.framing).map((tool) => tool.name);
+  const reply: ModelReply =
+    rung === 'R0' || given.toolCalls.length > 0 ? given : { text: given.text, toolCalls: recoverToolCalls(given.text, toolNames) };
   const reading = parseReply(rung, reply);
   const exchange: Exchange = {
     user: turnMessage(episode.framing, point, item),

@@ -50,3 +50,17 @@ describe('an RL episode', () => {
     expect(decisionCandidates('R2').map((c) => c.action)).toEqual(['pass']);
   });
 });
+
+describe('an RL episode at a tool rung', () => {
+  it("reads a call left in a local model's text as the local providers do", () => {
+    const episode = startEpisode({ ...settings, rung: 'R1' }, generateStream(9001, parseStreamConfig({ length: 12 })));
+    const step = stepEpisode(episode, {
+      text: 'I will claim.\n<tool_call>\n{"name": "claim_solver", "arguments": {}}\n</tool_call>',
+      toolCalls: [],
+    });
+    expect(step.reading).toMatchObject({ resolved: true, action: 'commit', how: 'tool' });
+    expect(step.episode.exchanges[0]?.reply.toolCalls.map((call) => call.name)).toEqual(['claim_solver']);
+    const none = stepEpisode(episode, { text: 'No call here.', toolCalls: [] });
+    expect(none.reading).toMatchObject({ resolved: false, failure: 'no-decision' });
+  });
+});

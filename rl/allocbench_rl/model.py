@@ -1,0 +1,162 @@
+"""The policy: a causal LM with a LoRA adapter, and its reference (the same model with the adapter off).
+
+Three sources, nothing downloaded: a GGUF file (transformers dequantizes it), an HF directory or a hub id
+already in the local cache, or `tiny` (a small Llama built from a config with seeded random weights and
+the real SmolLM2 tokenizer from its GGUF, for CPU tests and benches). 4-bit NF4 only where the config
+asks and a GPU is present; bf16 compute on a GPU, fp32 on the CPU.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from peft import LoraConfig, PeftModel, get_peft_model, prepare_model_for_kbit_training
+from peft.utils import set_peft_model_state_dict
+from safetensors.torch import load_file
+from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+from .chat import ChatRenderer
+from .config import ConfigError, ModelConfig
+
+ADAPTER_WEIGHTS = "adapter_model.safetensors"
+
+
+def pick_device(name: str, cpu_threads: int) -> torch.device:
+    """The device; on the CPU, a fixed thread count and deterministic algorithms (an exact resume)."""
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ConfigError("config: device is cuda but no GPU is available")
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    device = torch.device(name)
+    if device.type == "cpu":
+        torch.set_num_threads(cpu_threads)
+        torch.use_deterministic_algorithms(True)
+    return device
+
+
+def _gguf(path: str) -> dict[str, str]:
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"model: no GGUF file at {p}")
+    return {"pretrained_model_name_or_path": str(p.parent), "gguf_file": p.name}
+
+
+@functools.lru_cache(maxsize=4)
+def _tokenizer(kind: str, path: str) -> Any:
+    """Cached: reading a GGUF's tokenizer takes seconds, and tests and the server load it repeatedly."""
+    source = _gguf(path) if kind == "gguf" else {"pretrained_model_name_or_path": path, "local_files_only": True}
+    tokenizer = AutoTokenizer.from_pretrained(**source)
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return tokenizer
+
+
+def load_tokenizer(config: ModelConfig) -> Any:
+    if config.kind == "tiny":
+        return _tokenizer("gguf", config.tokenizer_gguf)
+    if config.kind == "gguf":
+        return _tokenizer("gguf", config.path)
+    try:
+        return _tokenizer("hf", config.path)
+    except OSError:
+        raise ConfigError(f"model: no tokenizer at {config.path} (a directory, or a hub id in the local cache)") from None
+
+
+def _tiny(config: ModelConfig, tokenizer: Any) -> LlamaForCausalLM:
+    t = config.tiny
+    shape = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=t.hidden,
+        intermediate_size=t.intermediate,
+        num_hidden_layers=t.layers,
+        num_attention_heads=t.heads,
+        num_key_value_heads=t.kv_heads,
+        max_position_embeddings=16384,
+        tie_word_embeddings=True,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        attn_implementation="sdpa",
+    )
+    return LlamaForCausalLM(shape)
+
+
+def _base(config: ModelConfig, tokenizer: Any, device: torch.device, dtype: torch.dtype) -> Any:
+    if config.kind == "tiny":
+        return _tiny(config, tokenizer).to(device=device, dtype=dtype)
+    options: dict[str, Any] = {"dtype": dtype, "attn_implementation": "sdpa"}
+    if config.quantize4bit and device.type == "cuda":
+        from transformers import BitsAndBytesConfig
+
+        options["quantization_config"] = BitsAndBytesConfig(
+            load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=dtype
+        )
+        options["device_map"] = {"": device.index or 0}
+    elif config.quantize4bit:
+        print("note: model.quantize4bit needs a GPU; loading unquantized", file=sys.stderr)
+    source = _gguf(config.path) if config.kind == "gguf" else {"pretrained_model_name_or_path": config.path, "local_files_only": True}
+    try:
+        model = AutoModelForCausalLM.from_pretrained(**source, **options)
+    except OSError:
+        raise ConfigError(f"model: cannot load {config.path} (a directory, or a hub id in the local cache)") from None
+    return model if "device_map" in options else model.to(device)
+
+
+@dataclass
+class Policy:
+    """The trained model, its tokenizer and renderer, and where it computes."""
+
+    model: PeftModel
+    tokenizer: Any
+    renderer: ChatRenderer
+    device: torch.device
+
+    @contextmanager
+    def reference(self) -> Iterator[None]:
+        """The reference policy of the KL penalty: the same weights with the adapter off."""
+        with self.model.disable_adapter():
+            yield
+
+    def trainable(self) -> list[torch.nn.Parameter]:
+        return [p for p in self.model.parameters() if p.requires_grad]
+
+    def save_adapter(self, directory: Path) -> None:
+        self.model.save_pretrained(str(directory))
+
+    def load_adapter(self, directory: Path) -> None:
+        """Overwrites the adapter's weights with a saved adapter's, exactly."""
+        result = set_peft_model_state_dict(self.model, load_file(str(directory / ADAPTER_WEIGHTS), device=str(self.device)))
+        unexpected = getattr(result, "unexpected_keys", [])
+        if unexpected:
+            raise ConfigError(f"adapter {directory} does not fit this model (e.g. {unexpected[0]})")
+
+
+def load_policy(config: ModelConfig, device: torch.device, seed: int) -> Policy:
+    """The base model with a fresh LoRA adapter (B = 0, so the policy starts as the base); seeded."""
+    dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
+    tokenizer = load_tokenizer(config)
+    torch.manual_seed(seed)
+    base = _base(config, tokenizer, device, dtype)
+    base.config.use_cache = False
+    if config.quantize4bit and device.type == "cuda":
+        base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=config.gradient_checkpointing)
+    elif config.gradient_checkpointing:
+        base.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    lora = LoraConfig(
+        r=config.lora.r,
+        lora_alpha=config.lora.alpha,
+        lora_dropout=config.lora.dropout,
+        target_modules=list(config.lora.targets),
+        bias="none",
+        task_type="CAUSAL_LM",
+    )
+    torch.manual_seed(seed)
+    model = get_peft_model(base, lora)
+    return Policy(model=model, tokenizer=tokenizer, renderer=ChatRenderer(tokenizer), device=device)

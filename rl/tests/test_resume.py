@@ -1,0 +1,83 @@
+"""5. Killing a run and rerunning the same command gives the same adapter and the same steps.jsonl as an
+uninterrupted run (CPU): a kill inside step 2 after its rollouts, and one in the middle of its commit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from allocbench_rl import train
+from allocbench_rl.checkpoint import RunDir
+from allocbench_rl.config import Config, ConfigError
+from allocbench_rl.env import EnvClient
+
+TIMINGS = ("seconds", "peakMemoryMb")
+
+
+class Killed(Exception):
+    pass
+
+
+def kill_on_second_call(real: Callable[..., Any]) -> Callable[..., Any]:
+    calls = []
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:
+            raise Killed
+        return real(*args, **kwargs)
+
+    return wrapper
+
+
+def steps_without_timings(run: Path) -> list[dict[str, Any]]:
+    lines = [json.loads(line) for line in (run / "steps.jsonl").read_text().splitlines()]
+    return [{k: v for k, v in line.items() if k not in TIMINGS} for line in lines]
+
+
+def same_run(a: Path, b: Path) -> None:
+    left, right = (load_file(str(r / "checkpoint" / "adapter" / "adapter_model.safetensors")) for r in (a, b))
+    assert left.keys() == right.keys()
+    for name in left:
+        assert torch.equal(left[name], right[name]), name
+    assert steps_without_timings(a) == steps_without_timings(b)
+    for step in ("step-0000", "step-0001"):
+        assert (a / "steps" / step / "rollouts.jsonl").read_text() == (b / "steps" / step / "rollouts.jsonl").read_text()
+    assert sorted(p.name for p in a.iterdir()) == sorted(p.name for p in b.iterdir())
+
+
+@pytest.mark.parametrize("kill", ["after-rollouts", "mid-commit"])
+def test_kill_and_resume_gives_the_same_run(
+    env: EnvClient, tiny: Callable[..., Config], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kill: str
+) -> None:
+    config = tiny(gate={"enabled": False}, model={"lora": {"dropout": 0.1}})
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    train.Trainer(config, whole, env, log=lambda _: None).train()
+
+    if kill == "after-rollouts":
+        monkeypatch.setattr(train, "reference_logprobs", kill_on_second_call(train.reference_logprobs))
+    else:  # the new checkpoint is in place, the steps.jsonl line is not
+        monkeypatch.setattr(RunDir, "append_step", kill_on_second_call(RunDir.append_step))
+    with pytest.raises(Killed):
+        train.Trainer(config, killed, env, log=lambda _: None).train()
+    monkeypatch.undo()
+    assert len(steps_without_timings(killed)) == 1
+
+    log: list[str] = []
+    resumed = train.Trainer(config, killed, env, log=log.append)
+    assert resumed.next_step == 1
+    resumed.train()
+    assert log[0] == "resuming after step 1/2" and log[-1].startswith("done: 2 steps")
+    same_run(whole, killed)
+
+
+def test_a_different_config_is_refused(env: EnvClient, tiny: Callable[..., Config], tmp_path: Path) -> None:
+    train.Trainer(tiny(steps=1, gate={"enabled": False}), tmp_path, env, log=lambda _: None).train()
+    with pytest.raises(ConfigError, match=r"learningRate differs"):
+        train.Trainer(tiny(steps=1, gate={"enabled": False}, learningRate=0.5), tmp_path, env, log=lambda _: None)
