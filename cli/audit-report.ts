@@ -1,4 +1,4 @@
-import { expandSweep } from '../core/sweep/sweep-config.js';
+import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { readManifest } from '../activities/run-store/manifest.js';
 import { runLayout } from '../activities/run-store/run-layout.js';

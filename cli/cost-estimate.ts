@@ -16,7 +16,8 @@ import {
 import { streamForSpec } from '../activities/run-store/stream-store.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
-import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
+import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { costOf } from '../activities/providers/prices.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { providerOf } from '../protocol/task-queues.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { poolMetrics, type PooledMetrics } from '../core/metrics/pooled-metrics.js';
 import { poolScriptMetrics, type PooledScriptMetrics } from '../core/scripts/pooled-script-metrics.js';
-import { expandSweep } from '../core/sweep/sweep-config.js';
+import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { armKeyOf, groupByArm } from '../analysis/arms.js';
 import { validity } from '../analysis/stats/decision-rules.js';
 import { readJsonIfExists } from '../activities/run-store/json-files.js';

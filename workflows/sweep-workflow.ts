@@ -9,7 +9,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { sessionKey } from '../core/sweep/session-spec.js';
-import { expandSweep, type SweepConfig } from '../core/sweep/sweep-config.js';
+import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import { expandSweep } from '../core/sweep/expand-sweep.js';
 import type { StoreActivities } from '../protocol/activities.js';
 import { RUN_STORE_FAILURE, runStoreFailureIn } from '../protocol/failures.js';
 import { sessionSearchAttributes } from '../protocol/search-attributes.js';

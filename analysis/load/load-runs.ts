@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
-import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { readJsonIfExists } from '../../activities/run-store/json-files.js';
 import type { Manifest } from '../../activities/run-store/manifest.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { sessionKey } from '../../core/sweep/session-spec.js';
-import { expandSweep, type SweepConfig } from '../../core/sweep/sweep-config.js';
+import type { SweepConfig } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { readJsonIfExists } from '../../activities/run-store/json-files.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
 import type { SessionSummary } from '../../activities/run-store/session-summary.js';

@@ -2,19 +2,9 @@ import { z } from 'zod';
 import { randomInt, type Rng } from '../random/rng.js';
 import { parseOrThrow } from '../validation.js';
 
-/** The eight procedure families, in the paper's order. */
-export const FAMILY_NAMES = [
-  'lcg',
-  'modpow',
-  'continued_frac',
-  'crt_solve',
-  'josephus',
-  'quadratic_map_mod',
-  'xorshift_steps',
-  'matrix_power_mod',
-] as const;
+import { FAMILY_NAMES, type FamilyName } from './family-names.js';
 
-export type FamilyName = (typeof FAMILY_NAMES)[number];
+export { FAMILY_NAMES, type FamilyName };
 
 /**
  * Canonical inputs: the plain JSON object an R2/R3 `solve(inputs)` receives, under the

@@ -1,4 +1,4 @@
-import { FAMILY_NAMES } from '../families/family.js';
+import { FAMILY_NAMES } from '../families/family-names.js';
 import type { Framing } from '../rungs/framing.js';
 import type { Rung } from '../rungs/rung.js';
 import { turnMessage } from '../rungs/turn-message.js';

@@ -2,7 +2,7 @@ import type { Framing } from '../rungs/framing.js';
 import { isUrnRung, MAX_OUTPUT_TOKENS, type Rung } from '../rungs/rung.js';
 import type { Reskin } from '../rungs/vocabulary.js';
 import type { StreamConfig } from '../stream/stream-config.js';
-import { FAMILY_NAMES } from '../families/family.js';
+import { FAMILY_NAMES } from '../families/family-names.js';
 import type { ScriptSettings } from '../scripts/script-settings.js';
 import type { Price } from './price.js';
 import { slug } from './slug.js';

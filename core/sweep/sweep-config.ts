@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
-import { isUrnRung, RUNGS, type Rung } from '../rungs/rung.js';
+import { RUNGS } from '../rungs/rung.js';
 import { RESKINS, type Reskin } from '../rungs/vocabulary.js';
 import { streamConfigSchema } from '../stream/stream-config.js';
 import { InputError } from '../errors.js';
@@ -9,7 +9,6 @@ import { parseAll } from '../validation.js';
 import { scriptSettingsSchema } from '../scripts/script-settings.js';
 import { priceSchema } from './price.js';
 import { parseSeedList, seedListErrors } from './seeds.js';
-import { isLocalModel, type SessionSpec } from './session-spec.js';
 
 /**
  * Seeds as a list of integers or a string such as "2000-2023" or
@@ -113,50 +112,6 @@ export function parseSweepConfig(raw: unknown, subject = 'sweep'): SweepConfig {
   const checked = checkSweepConfig(raw, subject);
   if (checked.value === undefined) throw new InputError(checked.errors.join('\n'));
   return checked.value;
-}
-
-/** The paper's session token cap: 300,000 tokens at R3; the R0–R2 ladder runs had none. */
-const defaultTokenCap = (rung: Rung) => (rung === 'R3' ? 300_000 : null);
-
-/** Every session of the sweep, in a fixed order. */
-export function expandSweep(config: SweepConfig): SessionSpec[] {
-  const specs: SessionSpec[] = [];
-  for (const model of config.models) {
-    for (const rung of config.rungs) {
-      for (const reskin of isUrnRung(rung) ? config.reskins : [null]) {
-        for (const announceN of config.announceN) {
-          for (const budget of config.budgets) {
-            for (const charge of config.charges) {
-              for (const seed of config.seeds) {
-                specs.push({
-                  model,
-                  rung,
-                  seed,
-                  budget,
-                  charge,
-                  reskin,
-                  announceN,
-                  stream: config.stream,
-                  streams: config.streams,
-                  tokenCap: config.tokenCap === undefined ? defaultTokenCap(rung) : config.tokenCap,
-                  temperature: config.temperature === undefined ? (isLocalModel(model) ? 0 : null) : config.temperature,
-                  economic: config.economic ?? config.charges.some((charge) => charge > 0),
-                  strictParse: config.strictParse,
-                  costCap: config.unitCap,
-                  runCap: config.runCap,
-                  price: config.prices[model] ?? null,
-                  emptyRetries: config.emptyRetries,
-                  maxRetryAfterSeconds: config.maxRetryAfterSeconds,
-                  script: config.r3,
-                });
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  return specs;
 }
 
 /** SHA-256 of what the sweep measures; a sweep may only resume under the same hash. */

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expandSweep, parseSweepConfig, type SweepConfig } from '../../core/sweep/sweep-config.js';
+import { parseSweepConfig, type SweepConfig } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import type { CostEntry } from '../../activities/run-store/cost-ledger.js';
 import { readJsonLines } from '../../activities/run-store/json-files.js';

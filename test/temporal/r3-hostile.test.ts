@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { familyOfInputs } from '../../core/families/registry.js';
-import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { REFERENCE_SCRIPTS } from '../../activities/providers/reference-scripts.js';
 import type { ExecutionRecord } from '../../activities/run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';

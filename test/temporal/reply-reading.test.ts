@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { anthropicMessage, chatCompletion } from '../activities/providers/wire.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conversation } from '../../core/chat/conversation.js';
-import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { RlEnvironment } from '../../cli/rl-env-protocol.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 

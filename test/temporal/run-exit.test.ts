@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { expandSweep } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { readManifest } from '../../activities/run-store/manifest.js';
 import { runCliWith } from '../cli/run-cli.js';
 import { serverForThisFile, summaryOf } from './harness.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandSweep } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { readManifest } from '../../activities/run-store/manifest.js';
 import { runLayout } from '../../activities/run-store/run-layout.js';
 import { readTranscript, type AttemptRecord } from '../../activities/run-store/transcript.js';

@@ -1,7 +1,8 @@
 import { createConnection, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandSweep, parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { serverForThisFile, summaryOf, sweepOn } from './harness.js';
 
 const temporal = serverForThisFile();

@@ -15,7 +15,8 @@ import {
 import { generateStream } from '../../../core/stream/generate-stream.js';
 import { classSequence } from '../../../core/stream/stream.js';
 import { framingOf } from '../../../core/sweep/session-spec.js';
-import { expandSweep, parseSweepConfig } from '../../../core/sweep/sweep-config.js';
+import { parseSweepConfig } from '../../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../../core/sweep/expand-sweep.js';
 
 const [r1, r3] = expandSweep(parseSweepConfig({ name: 'protocol', models: ['policy/commit-at-2'], rungs: ['R1', 'R3'], seeds: [2000] }));
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sessionDirName, sessionKey } from '../../../core/sweep/session-spec.js';
 import { slug } from '../../../core/sweep/slug.js';
-import { expandSweep, experimentHash, parseSweepConfig } from '../../../core/sweep/sweep-config.js';
+import { experimentHash, parseSweepConfig } from '../../../core/sweep/sweep-config.js';
+import { expandSweep } from '../../../core/sweep/expand-sweep.js';
 
 const minimal = { name: 'demo', models: ['policy/eager'], rungs: ['R0'] };
 

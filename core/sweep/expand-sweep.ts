@@ -1,0 +1,53 @@
+import { isUrnRung, type Rung } from '../rungs/rung.js';
+import { isLocalModel, type SessionSpec } from './session-spec.js';
+import type { SweepConfig } from './sweep-config.js';
+
+/*
+ * A sweep's sessions, apart from its schema (sweep-config.ts): the sweep
+ * workflow expands its config, and workflow code stays free of zod, whose
+ * module set-up every workflow would otherwise pay for.
+ */
+
+/** The paper's session token cap: 300,000 tokens at R3; the R0–R2 ladder runs had none. */
+const defaultTokenCap = (rung: Rung) => (rung === 'R3' ? 300_000 : null);
+
+/** Every session of the sweep, in a fixed order. */
+export function expandSweep(config: SweepConfig): SessionSpec[] {
+  const specs: SessionSpec[] = [];
+  for (const model of config.models) {
+    for (const rung of config.rungs) {
+      for (const reskin of isUrnRung(rung) ? config.reskins : [null]) {
+        for (const announceN of config.announceN) {
+          for (const budget of config.budgets) {
+            for (const charge of config.charges) {
+              for (const seed of config.seeds) {
+                specs.push({
+                  model,
+                  rung,
+                  seed,
+                  budget,
+                  charge,
+                  reskin,
+                  announceN,
+                  stream: config.stream,
+                  streams: config.streams,
+                  tokenCap: config.tokenCap === undefined ? defaultTokenCap(rung) : config.tokenCap,
+                  temperature: config.temperature === undefined ? (isLocalModel(model) ? 0 : null) : config.temperature,
+                  economic: config.economic ?? config.charges.some((charge) => charge > 0),
+                  strictParse: config.strictParse,
+                  costCap: config.unitCap,
+                  runCap: config.runCap,
+                  price: config.prices[model] ?? null,
+                  emptyRetries: config.emptyRetries,
+                  maxRetryAfterSeconds: config.maxRetryAfterSeconds,
+                  script: config.r3,
+                });
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return specs;
+}
