@@ -40,7 +40,9 @@ describe('the transfer figure from the CLI', () => {
     expect(existsSync(join(out, 'figures', 'transfer-policy-commit-at-1.svg'))).toBe(false);
     // The paired transfer table (Table F's Δ columns) for the same pair.
     const table = readFileSync(join(out, 'tables', 'transfer-policy-commit-at-2-vs-policy-commit-at-1.csv'), 'utf8');
-    expect(table.split('\n')[0]).toBe('Panel,Seeds,policy/commit-at-1,policy/commit-at-2,B − A [95% CI],B − A [95% CI] low,B − A [95% CI] high');
+    expect(table.split('\n')[0]).toBe(
+      'Panel,Seeds,policy/commit-at-1,policy/commit-at-2,B − A [95% CI],B − A [95% CI] low,B − A [95% CI] high',
+    );
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     expect(html).toContain('<img src="figures/transfer-policy-commit-at-2.svg"');
     expect(html).toMatch(/policy\/commit-at-1 \(A\) and policy\/commit-at-2 \(B\)/);
