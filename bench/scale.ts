@@ -10,7 +10,7 @@
  * limit, CPU per turn (this process and the dev server), the workflow-task
  * and activity-dispatch latency from the sessions' histories, and the peak
  * memory of the process and of the dev server. Then the CPU per session and
- * per turn, fitted from short and long sessions with no latency. Each
+ * per turn, fitted from few and many, short and long sessions with no latency. Each
  * configuration runs in a child process of its own (`--one …`).
  */
 import { spawn } from 'node:child_process';
@@ -190,12 +190,13 @@ try {
   chat.stop();
 }
 
-// CPU per session and per turn: the same number of sessions, short and long, no latency (the policy path).
-const SESSIONS = 64;
-const [short, long] = [await child(['policy', String(SESSIONS), '0', '5']), await child(['policy', String(SESSIONS), '0', '60'])];
+// CPU per session and per turn: C = fixed + a·sessions + b·turns, from 32 and 96 sessions of 5 turns and 32 of 40, no latency.
+const points = [await child(['policy', '32', '0', '5']), await child(['policy', '96', '0', '5']), await child(['policy', '32', '0', '40'])];
 const total = (r: Result) => 1000 * (r.cpuSeconds.process + r.cpuSeconds.server);
-const perTurn = (total(long) - total(short)) / (long.turns - short.turns);
-const perSession = (total(short) - perTurn * short.turns) / SESSIONS;
+const [small, many, long] = points as [Result, Result, Result];
+const perTurn = (total(long) - total(small)) / (long.turns - small.turns);
+const perSession = (total(many) - total(small) - perTurn * (many.turns - small.turns)) / (many.sessions - small.sessions);
+const fixed = total(small) - perSession * small.sessions - perTurn * small.turns;
 console.log(
-  `CPU fit (${SESSIONS} sessions of 5 and of 60 turns, no latency, process + dev server): ${perSession.toFixed(1)} ms per session + ${perTurn.toFixed(2)} ms per turn`,
+  `CPU fit (process + dev server, no latency): ${perSession.toFixed(1)} ms per session + ${perTurn.toFixed(2)} ms per turn + ${(fixed / 1000).toFixed(1)} s per run (start-up, shutdown)`,
 );
