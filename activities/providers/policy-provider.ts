@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { InputError } from '../../core/errors.js';
 import { bayesPolicy } from '../../core/policies/bayes.js';
 import { commitAtK } from '../../core/policies/commit-at-k.js';
+import { optimalPolicy } from '../../core/policies/optimal.js';
 import type { Policy } from '../../core/policies/policy.js';
 import type { ModelReply, ToolCall } from '../../core/chat/messages.js';
 import type { ModelFailure } from '../../core/rungs/parse-reply.js';
@@ -13,7 +14,9 @@ import { builderReply, type BuilderFaults } from './reference-builder.js';
 /*
  * `policy/<name>[?faults]`: the core's reference policies played through the
  * provider interface, with no network — for dry runs, tests and benchmarks.
- * Names: eager, commit-at-<k>, bayes, bayes-<alpha>. Faults, by decision turn t:
+ * Names: eager, commit-at-<k>, bayes, bayes-<alpha>, optimal (Bayes-optimal under the
+ * paper's generator recipe: 8 classes, 3 hot sharing 0.85, a trap among the first 3 items).
+ * Faults, by decision turn t:
  *   delay=<ms>                    wait before every reply
  *   cost=<usd>                    report this cost per call (to exercise cost caps)
  *   transport=<t>x<n>[,...]       the first n attempts at turn t fail with a transport error
@@ -55,7 +58,8 @@ function policyNamed(name: string): Policy {
   if (atK) return commitAtK(Number(atK[1]));
   const bayes = /^bayes(?:-(\d+(?:\.\d+)?))?$/.exec(name);
   if (bayes) return bayesPolicy(bayes[1] === undefined ? 1 : Number(bayes[1]));
-  throw new InputError(`unknown reference policy '${name}' (known: eager, commit-at-<k>, bayes, bayes-<alpha>)`);
+  if (name === 'optimal') return optimalPolicy();
+  throw new InputError(`unknown reference policy '${name}' (known: eager, commit-at-<k>, bayes, bayes-<alpha>, optimal)`);
 }
 
 function turnList(text: string, what: string): number[] {

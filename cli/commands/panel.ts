@@ -1,17 +1,20 @@
 import type { Command } from 'commander';
-import { PANEL_SEEDS } from '../../core/stream/stream-config.js';
+import { PANEL_SEEDS, type StreamConfig } from '../../core/stream/stream-config.js';
 import { MAX_SEED } from '../../core/random/rng.js';
+import { recipeOf } from '../../core/policies/optimal.js';
 import type { PolicySpec } from '../../core/policies/registry.js';
 import { runPanel } from '../../core/simulate/panel.js';
 import { fixed, percent, printJson, table } from '../format.js';
 import { numberIn, seedList } from '../options.js';
 import { addStreamOptions, streamConfigFrom, type StreamFlags } from '../stream-options.js';
 
-const REFERENCE_POLICIES: readonly PolicySpec[] = [
+/** The reference policies; `optimal` knows the panel generator's recipe. */
+const referencePolicies = (config: StreamConfig): readonly PolicySpec[] => [
   { name: 'eager' },
   { name: 'commit-at-k', k: 2 },
   { name: 'commit-at-k', k: 3 },
   { name: 'bayes', alpha: 1 },
+  { name: 'optimal', recipe: recipeOf(config) },
   { name: 'hindsight' },
 ];
 
@@ -26,7 +29,7 @@ export function registerPanel(program: Command): void {
   ).action((flags: StreamFlags & { seeds: number[]; charge: number; json?: boolean }) => {
     const config = streamConfigFrom(flags);
     const rules = { budget: config.budget, charge: flags.charge };
-    const result = runPanel(flags.seeds, config, rules, REFERENCE_POLICIES);
+    const result = runPanel(flags.seeds, config, rules, referencePolicies(config));
     if (flags.json) {
       return printJson({
         seeds: flags.seeds,

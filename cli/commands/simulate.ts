@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { FAMILY_NAMES } from '../../core/families/family.js';
+import { recipeOf } from '../../core/policies/optimal.js';
 import { describePolicy, parsePolicySpec, POLICY_NAMES } from '../../core/policies/registry.js';
 import { MAX_SEED } from '../../core/random/rng.js';
 import { simulate, type StreamPrior } from '../../core/simulate/simulate.js';
@@ -66,8 +67,10 @@ export function registerSimulate(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((flags: SimulateFlags) => {
       checkFlagsApply(flags);
-      const policy = parsePolicySpec(flags.policy, { k: flags.k, alpha: flags.alpha });
+      const parsed = parsePolicySpec(flags.policy, { k: flags.k, alpha: flags.alpha });
       const prior = priorFrom(flags);
+      // The optimal policy knows the generator's recipe (under the dirichlet prior it keeps the paper's).
+      const policy = parsed.name === 'optimal' && prior.kind === 'benchmark' ? { ...parsed, recipe: recipeOf(prior.config) } : parsed;
       const { streams, budget, charge, seed } = flags;
       const result = simulate({ policy, prior, streams, budget, charge, seed });
       const { pooled } = result;

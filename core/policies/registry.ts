@@ -3,9 +3,11 @@ import type { SessionRules } from '../session/session-state.js';
 import { bayesPolicy } from './bayes.js';
 import { commitAtK } from './commit-at-k.js';
 import { hindsightPolicy } from './hindsight.js';
+import type { HotTrapRecipe } from './hot-trap.js';
+import { optimalPolicy } from './optimal.js';
 import type { Policy } from './policy.js';
 
-export const POLICY_NAMES = ['eager', 'commit-at-k', 'bayes', 'hindsight'] as const;
+export const POLICY_NAMES = ['eager', 'commit-at-k', 'bayes', 'optimal', 'hindsight'] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
 /** A reference policy and its parameters, as named on the command line. */
@@ -13,11 +15,14 @@ export type PolicySpec =
   | { readonly name: 'eager' }
   | { readonly name: 'commit-at-k'; readonly k: number }
   | { readonly name: 'bayes'; readonly alpha: number }
+  /** The generator's recipe it knows; unset fields are the paper's (8 classes, 3 hot sharing 0.85, a trap among the first 3). */
+  | { readonly name: 'optimal'; readonly recipe?: Partial<HotTrapRecipe> }
   | { readonly name: 'hindsight' };
 
 export function parsePolicySpec(name: string, options: { k?: number; alpha?: number } = {}): PolicySpec {
   switch (name) {
     case 'eager':
+    case 'optimal':
     case 'hindsight':
       return { name };
     case 'commit-at-k':
@@ -53,6 +58,10 @@ export function policyFactory(spec: PolicySpec, rules: SessionRules): (classes: 
     }
     case 'bayes': {
       const policy = bayesPolicy(spec.alpha);
+      return () => policy;
+    }
+    case 'optimal': {
+      const policy = optimalPolicy(spec.recipe);
       return () => policy;
     }
     case 'hindsight':

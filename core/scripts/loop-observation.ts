@@ -29,6 +29,7 @@ export function loopObservation(
     label: current.label,
     occurrence: current.occurrence,
     counts: [...history.counts],
+    firstTurns: [...history.firstTurns],
     held: [...new Set(state.scripts.flatMap(([, classId]) => (labels.has(classId) ? [labels.get(classId) as number] : [])))],
   };
 }

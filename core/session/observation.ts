@@ -22,6 +22,13 @@ export interface Observation {
   readonly occurrence: number;
   /** Occurrences so far per label, this turn included. */
   readonly counts: readonly number[];
+  /**
+   * Turn (1-based) of each label's first appearance, as the history shows it:
+   * which classes the first W items held, for the policy that knows the
+   * generator's trap window (policies/optimal.ts). Observations built
+   * elsewhere may leave it out.
+   */
+  readonly firstTurns?: readonly number[];
   /** Labels already committed. */
   readonly held: readonly number[];
 }

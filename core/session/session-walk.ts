@@ -63,6 +63,7 @@ export class SessionWalk {
       label: arrival.label,
       occurrence: arrival.occurrence,
       counts: snapshot ? [...this.history.counts] : this.history.counts,
+      firstTurns: this.history.firstTurns,
       held: snapshot ? [...this.heldLabels] : this.heldLabels,
     };
   }
