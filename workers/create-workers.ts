@@ -78,10 +78,13 @@ export const runStoreErrors: ActivityInterceptorsFactory = () => ({
  * while its reference agent's local activity runs, and every poller holds a
  * slot while it waits for a task, so the slots are the sessions plus the
  * pollers plus two (the sweep workflow, a spare); below that, sessions queue
- * behind each other (the SDK's default of 40 moved about 30 of 128).
+ * behind each other (the SDK's default of 40 moved about 30 of 128). Fewer
+ * than 8 pollers left new sessions' first tasks waiting up to 20 s while
+ * others held theirs (bench:scale: 8 sessions moved at 67% of the limit with
+ * 2 or 4 pollers, 98% with 8).
  */
 export function sessionWorkerSlots(sessions: number) {
-  const pollers = Math.min(16, Math.max(2, Math.ceil(sessions / 16)));
+  const pollers = Math.min(32, Math.max(8, Math.ceil(sessions / 16)));
   const activityPollers = 5;
   return {
     maxConcurrentWorkflowTaskPolls: pollers,
