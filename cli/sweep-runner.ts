@@ -15,7 +15,7 @@ import { ensureSearchAttributes } from '../infra/search-attributes-setup.js';
 import { connectClient, connectWorker, targetFromEnv, type TemporalTarget } from '../infra/temporal-target.js';
 import { createWorkers, runWorkers } from '../workers/create-workers.js';
 import { startSandboxProcess, type SandboxProcess } from '../workers/sandbox-launcher.js';
-import { callsInSessionWorker, providerOf, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
+import { providerOf, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 import { runStoreFailureIn } from '../protocol/failures.js';
 import { SWEEP_ID } from '../protocol/search-attributes.js';
 import { sweepWorkflow, type SweepProgress } from '../workflows/sweep-workflow.js';
@@ -60,10 +60,15 @@ const DEFAULT_SANDBOX_CONCURRENCY = 2;
 /** A local GGUF model runs on this machine's cores; every other provider takes as many calls as sessions are in flight. */
 const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = { gguf: 2 };
 
-/** Limits from the sweep config for every provider it uses that has its own task queue: the window's calls unless limited. */
+/**
+ * Limits from the sweep config for every provider it calls (the reference
+ * agents aside): the window's calls unless limited. They bound the calls the
+ * sessions make in-session and, on a provider queue, the queue's worker — which
+ * runs either way, for a resumed sweep begun with its calls on provider queues.
+ */
 function providerLimits(config: SweepConfig) {
-  const queued = [...new Set(config.models.map(providerOf))].filter((provider) => !callsInSessionWorker(provider));
-  return queued.map((provider) => ({
+  const called = [...new Set(config.models.map(providerOf))].filter((provider) => provider !== 'policy');
+  return called.map((provider) => ({
     provider,
     concurrency: config.limits[provider]?.concurrency ?? DEFAULT_CONCURRENCY[provider] ?? config.window,
     ...(config.limits[provider]?.perSecond !== undefined && { perSecond: config.limits[provider]?.perSecond }),
@@ -159,6 +164,7 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
           sessions: true,
           sessionSlots: config.window,
           providers: providerLimits(config),
+          sessionCalls: providerLimits(config),
         })
       : [];
     if (options.inProcessWorkers && config.rungs.includes('R3')) {

@@ -16,7 +16,7 @@ export interface ProviderLimit {
   readonly provider: string;
   /** Model calls this worker runs at once. */
   readonly concurrency: number;
-  /** Calls per second across every worker of the queue, enforced by the server. */
+  /** Calls started per second: on a provider queue, across all its workers (server-enforced); in-session, by this worker. */
   readonly perSecond?: number;
 }
 
@@ -33,6 +33,8 @@ export interface WorkerSetup {
   readonly sessionSlots: number;
   /** Provider queues to serve. */
   readonly providers: readonly ProviderLimit[];
+  /** This worker's limits on the calls its sessions make in-session (sweep-config.ts, `modelCalls`), per provider. */
+  readonly sessionCalls: readonly ProviderLimit[];
 }
 
 /** The workflow entry point: compiled JS under dist/, TypeScript when run from source (tests). */
@@ -101,14 +103,15 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const providers = new ProviderRegistry();
   const workers: Promise<Worker>[] = [];
   if (setup.sessions) {
+    const sessionProviders = new ProviderRegistry(new Map(setup.sessionCalls.map(({ provider, ...limit }) => [provider, limit])));
     workers.push(
       Worker.create({
         connection,
         namespace,
         taskQueue: SESSIONS_TASK_QUEUE,
         ...workflowCode(),
-        // The reference agents' model calls run here, as local activities of their sessions.
-        activities: { ...createStoreActivities(), ...createModelActivities(providers) },
+        // In-session model calls run here, as local activities of their sessions.
+        activities: { ...createStoreActivities(), ...createModelActivities(sessionProviders) },
         interceptors: { activity: [runStoreErrors] },
         ...sessionWorkerSlots(setup.sessionSlots),
       }),

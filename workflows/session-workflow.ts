@@ -3,6 +3,7 @@ import { decodeClasses } from '../core/session/compact-codes.js';
 import type { Termination } from '../core/session/termination.js';
 import { nextMove, protocolRules, startProgress, type Progress } from '../core/session/turn-protocol.js';
 import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js';
+import type { ModelCallPlacement } from '../core/sweep/sweep-config.js';
 import type { ModelActivities, ScriptActivities, SessionOutcome, StoreActivities } from '../protocol/activities.js';
 import { callsInSessionWorker, providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
 
@@ -18,6 +19,8 @@ export interface SessionInput {
   readonly spec: SessionSpec;
   /** A dead worker's call is retried after this long without a heartbeat. */
   readonly heartbeatSeconds: number;
+  /** Where the model calls run; unset (sessions begun before it existed): on provider queues. */
+  readonly modelCalls?: ModelCallPlacement;
   /** Carried over a continue-as-new: the class sequence, one character per item. */
   readonly classes?: string;
   /** Carried over a continue-as-new: the session's progress (core/session/turn-protocol.ts). */
@@ -44,8 +47,10 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
   // delay; this policy only has to keep retrying across dead workers.
   const retry = { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 };
   const provider = providerOf(spec.model);
-  const model = callsInSessionWorker(provider)
-    ? proxyLocalActivities<ModelActivities>({ startToCloseTimeout: '1 minute', retry })
+  // In-session calls may wait for the worker's limit on the provider before they start: their timeout allows for it.
+  // A dead worker is noticed by its workflow task's timeout instead, not by heartbeats.
+  const model = callsInSessionWorker(provider, input.modelCalls ?? 'provider-queue')
+    ? proxyLocalActivities<ModelActivities>({ startToCloseTimeout: provider === 'policy' ? '1 minute' : '2 hours', retry })
     : proxyActivities<ModelActivities>({
         taskQueue: providerTaskQueue(provider),
         startToCloseTimeout: '30 minutes',

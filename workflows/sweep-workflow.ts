@@ -60,7 +60,7 @@ export async function sweepWorkflow(input: SweepInput): Promise<SweepProgress> {
     try {
       const outcome = await executeChild(sessionWorkflow, {
         workflowId: `${prefix}/${sessionKey(spec)}`,
-        args: [{ runDir, spec, heartbeatSeconds: config.heartbeatSeconds }],
+        args: [{ runDir, spec, heartbeatSeconds: config.heartbeatSeconds, modelCalls: config.modelCalls }],
         typedSearchAttributes: sessionSearchAttributes(input.sweepId, spec),
       });
       progress.finished++;

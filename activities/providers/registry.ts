@@ -3,6 +3,7 @@ import { anthropicProvider } from './anthropic-provider.js';
 import { ggufProvider } from './gguf-provider.js';
 import { openAiChatProvider } from './openai-chat-provider.js';
 import type { AgentView } from './agent-view.js';
+import { CallLimiter, type CallLimit } from './call-limits.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
 import { redactedError } from './redact.js';
@@ -90,17 +91,31 @@ export function createProvider(model: string): Provider {
  * One provider instance per model id, created on first use (they may hold
  * clients and loaded models). A reference-policy agent is made for each call
  * instead, with the view it decides from; every other provider ignores the view.
+ * Where this worker makes a provider's calls itself (with their sessions), its
+ * limit for that provider holds across every model of it.
  */
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
+  private readonly limiters: ReadonlyMap<string, CallLimiter>;
+
+  constructor(limits: ReadonlyMap<string, CallLimit> = new Map()) {
+    this.limiters = new Map([...limits].map(([provider, limit]) => [provider, new CallLimiter(limit)]));
+  }
 
   get(model: string, view: AgentView): Provider {
-    if (providerName(model) === 'policy') return policyProvider(model, view);
+    const name = providerName(model);
+    if (name === 'policy') return policyProvider(model, view);
     let provider = this.providers.get(model);
     if (!provider) {
-      provider = createProvider(model);
+      provider = limited(createProvider(model), this.limiters.get(name));
       this.providers.set(model, provider);
     }
     return provider;
   }
+}
+
+function limited(provider: Provider, limiter: CallLimiter | undefined): Provider {
+  if (!limiter) return provider;
+  const generate = provider.generate.bind(provider);
+  return { ...provider, generate: (request) => limiter.run(() => generate(request)) };
 }

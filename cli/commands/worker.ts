@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
-import { callsInSessionWorker } from '../../protocol/task-queues.js';
 import { PROVIDER_NAMES } from '../../activities/providers/registry.js';
 import { installQuietRuntime, shutdownRuntime } from '../../infra/temporal-runtime.js';
 import { connectWorker, targetFromEnv } from '../../infra/temporal-target.js';
@@ -12,7 +11,7 @@ interface WorkerFlags {
   providers: string;
   sessions: boolean;
   sandbox: boolean;
-  concurrency: number;
+  concurrency?: number;
   sessionSlots: number;
   sandboxConcurrency: number;
   perSecond?: number;
@@ -22,11 +21,15 @@ export function registerWorker(program: Command): void {
   program
     .command('worker')
     .description('serve sessions and model calls for a Temporal cluster (TEMPORAL_ADDRESS) until interrupted')
-    .option('--providers <list>', `provider queues to serve, comma-separated (${PROVIDER_NAMES.join(', ')})`, PROVIDER_NAMES.join(','))
+    .option(
+      '--providers <list>',
+      `providers whose calls this worker makes, in-session and from their queues, comma-separated (${PROVIDER_NAMES.join(', ')})`,
+      PROVIDER_NAMES.join(','),
+    )
     .option('--no-sessions', 'serve only provider queues, not the session workflows')
     .option('--no-sandbox', 'do not run the R3 sandbox worker process')
     .option('--sandbox-concurrency <n>', 'R3 scripts run at once by the sandbox worker process', integerIn(1, 256), 2)
-    .option('--concurrency <n>', 'model calls run at once per provider queue', integerIn(1, 10_000), 8)
+    .option('--concurrency <n>', 'model calls this worker makes at once per provider (default: --session-slots)', integerIn(1, 10_000))
     .option(
       '--session-slots <n>',
       'sessions this worker carries at once (its workflow-task and local-activity slots)',
@@ -35,7 +38,7 @@ export function registerWorker(program: Command): void {
     )
     .option(
       '--per-second <r>',
-      'calls per second per provider queue, enforced by the server across all workers',
+      'calls started per second per provider: by this worker in-session, by the server across all workers on a provider queue',
       numberIn(0, 1e6, { exclusiveMin: true }),
     )
     .action(async (flags: WorkerFlags) => {
@@ -48,6 +51,14 @@ export function registerWorker(program: Command): void {
         .filter(Boolean);
       const unknown = providers.find((p) => !PROVIDER_NAMES.includes(p));
       if (unknown) throw new InputError(`--providers: unknown provider '${unknown}' (known: ${PROVIDER_NAMES.join(', ')})`);
+      // The reference agents have no queue and no limit: their calls run with the sessions.
+      const limits = providers
+        .filter((provider) => provider !== 'policy')
+        .map((provider) => ({
+          provider,
+          concurrency: flags.concurrency ?? flags.sessionSlots,
+          ...(flags.perSecond && { perSecond: flags.perSecond }),
+        }));
       installQuietRuntime();
       const connection = await connectWorker(target);
       const workers = await createWorkers({
@@ -55,14 +66,8 @@ export function registerWorker(program: Command): void {
         namespace: target.namespace,
         sessions: flags.sessions,
         sessionSlots: flags.sessionSlots,
-        // The reference agents have no queue: their calls run with the sessions.
-        providers: providers
-          .filter((provider) => !callsInSessionWorker(provider))
-          .map((provider) => ({
-            provider,
-            concurrency: flags.concurrency,
-            ...(flags.perSecond && { perSecond: flags.perSecond }),
-          })),
+        providers: limits,
+        sessionCalls: limits,
       });
       const stop = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

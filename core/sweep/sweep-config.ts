@@ -24,14 +24,35 @@ const seeds = z
   });
 
 const providerLimits = z.strictObject({
-  concurrency: z.number().int().min(1).max(10_000).default(8).describe('activities one worker runs at once for this provider'),
-  perSecond: z.number().positive().optional().describe('calls per second across all workers of this provider (server-enforced)'),
+  concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe("calls one worker makes at once to this provider (unset: the window's)"),
+  perSecond: z
+    .number()
+    .positive()
+    .optional()
+    .describe('calls started per second: by each worker where calls run in-session, across all workers where they have a provider queue'),
 });
+
+/**
+ * Where a session's model calls run: 'in-session', as local activities of the
+ * session on the worker that runs it (no task-queue round trip, a fifth of the
+ * server's work per turn), or 'provider-queue', as activities on the
+ * provider's own task queue, served by whichever workers serve that provider
+ * (a rate limit the server enforces across all of them). Reference-policy
+ * agents always answer in-session.
+ */
+export const MODEL_CALL_PLACEMENTS = ['in-session', 'provider-queue'] as const;
+export type ModelCallPlacement = (typeof MODEL_CALL_PLACEMENTS)[number];
 
 /**
  * A sweep: the cross product of models, rungs, reskins (urn rungs only), N
  * disclosure, budgets, charges and seeds, one durable session each. `window`,
- * `limits` and `heartbeatSeconds` shape how it runs, not what it measures.
+ * `modelCalls`, `limits` and `heartbeatSeconds` shape how it runs, not what it measures.
  */
 export const sweepConfigSchema = z.strictObject({
   name: z
@@ -93,6 +114,7 @@ export const sweepConfigSchema = z.strictObject({
     .describe("the longest wait a provider's retry-after is honoured for, in seconds (longer requests wait this long)"),
   r3: scriptSettingsSchema.default(scriptSettingsSchema.parse({})),
   window: z.number().int().min(1).max(10_000).default(8),
+  modelCalls: z.enum(MODEL_CALL_PLACEMENTS).default('in-session').describe('where model calls run: in-session or provider-queue'),
   limits: z.record(z.string(), providerLimits).default({}),
   heartbeatSeconds: z.number().min(1).max(3600).default(30),
 });

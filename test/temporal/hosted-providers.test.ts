@@ -138,28 +138,38 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
     expect(spent).toBeLessThan(0.002 + 0.001); // one call past the cap at most
   }, 120_000);
 
-  it('keeps a key that an error message quotes back out of the transcript and of Temporal history', async () => {
-    rejectQuotingKey = true;
-    const config = sweep('rejected', { seeds: [2002] });
-    const runDir = join(temporal.dir, 'rejected');
-    await sweepOn(temporal.server, config, runDir);
-    rejectQuotingKey = false;
-    const [spec] = expandSweep(config);
-    expect(await summaryOf(runDir, spec!)).toMatchObject({ termination: 'transport-exhausted', mechanicalFailure: true });
-    const transcript = readFileSync(join(runDir, 'sessions', readdirSync(join(runDir, 'sessions'))[0]!, 'transcript.jsonl'), 'utf8');
-    expect(transcript).toContain('upstream refused key [redacted]');
-    for (const file of filesUnder(runDir)) expect(readFileSync(file, 'latin1').includes(KEY), file).toBe(false);
-    const connection = await Connection.connect({ address: temporal.server.address });
-    try {
-      const history = JSON.stringify(
-        await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId(config)}/${sessionKey(spec!)}`).fetchHistory(),
-      );
-      expect(history).toContain('[redacted]');
-      expect(history).not.toContain(KEY);
-    } finally {
-      await connection.close();
-    }
-  }, 90_000);
+  // In-session, a failed attempt leaves no failure in history (only the call's final outcome); on a provider queue it does.
+  it.each(['in-session', 'provider-queue'] as const)(
+    'keeps a key that an error message quotes back out of the transcript and of Temporal history (calls %s)',
+    async (modelCalls) => {
+      rejectQuotingKey = true;
+      const config = sweep(`rejected-${modelCalls}`, { seeds: [2002], modelCalls });
+      const runDir = join(temporal.dir, `rejected-${modelCalls}`);
+      await sweepOn(temporal.server, config, runDir);
+      rejectQuotingKey = false;
+      const [spec] = expandSweep(config);
+      expect(await summaryOf(runDir, spec!)).toMatchObject({ termination: 'transport-exhausted', mechanicalFailure: true });
+      const transcript = readFileSync(join(runDir, 'sessions', readdirSync(join(runDir, 'sessions'))[0]!, 'transcript.jsonl'), 'utf8');
+      expect(transcript).toContain('upstream refused key [redacted]');
+      for (const file of filesUnder(runDir)) expect(readFileSync(file, 'latin1').includes(KEY), file).toBe(false);
+      const connection = await Connection.connect({ address: temporal.server.address });
+      try {
+        const history = JSON.stringify(
+          await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId(config)}/${sessionKey(spec!)}`).fetchHistory(),
+        );
+        // Payloads are base64 in the JSON: read them too.
+        const payloads = [...history.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)].map(([, data]) =>
+          Buffer.from(data!, 'base64').toString('latin1'),
+        );
+        expect(payloads.join('\n')).toContain('transport-exhausted');
+        if (modelCalls === 'provider-queue') expect(history).toContain('[redacted]');
+        for (const text of [history, ...payloads]) expect(text).not.toContain(KEY);
+      } finally {
+        await connection.close();
+      }
+    },
+    90_000,
+  );
 
   it('records a response that names another model', async () => {
     reportedModel = 'claude-opus-4-8';

@@ -96,58 +96,67 @@ async function audit(runDir: string, json = true): Promise<string> {
 const costsOf = (runDir: string) => readJsonLines<CostEntry>(join(runDir, 'costs.jsonl'));
 
 describe('a reply recorded before its worker died is used, never paid for again', () => {
-  it('decision turns (R1, OpenAI-compatible loopback): one call per turn, the same decisions as an undisturbed run, reuse in audit', async () => {
-    const model = `openai-compatible/stand-in@${loopback.url}/v1`;
-    const settings = {
-      models: [model],
-      rungs: ['R1'],
-      seeds: [2000],
-      stream: { length: 12 },
-      prices: { [model]: { input: 1, cachedInput: 0.1, output: 5 } },
-    };
-    // The undisturbed run: what the session decides, and which turns it calls the model at.
-    requests = [];
-    const reference = sweepFile('undisturbed-r1', settings);
-    await sweepOn(temporal.server, reference.config, join(temporal.dir, 'undisturbed-r1'));
-    const expected = await summaryOf(join(temporal.dir, 'undisturbed-r1'), only(reference.config));
-    const expectedCalls = turnMessages();
-    const turns = (await transcriptOf(join(temporal.dir, 'undisturbed-r1'), only(reference.config))).turns;
-    const crashAt = turns[2]?.t;
-    if (crashAt === undefined) throw new Error('the session has fewer than three decision turns');
+  // In-session, the call is retried in a new workflow task as its first attempt there; on a provider queue, as attempt 2.
+  it.each([
+    ['in-session', 1],
+    ['provider-queue', 2],
+  ] as const)(
+    'decision turns (R1, OpenAI-compatible loopback, calls %s): one call per turn, the same decisions as an undisturbed run, reuse in audit',
+    async (modelCalls, reusedBy) => {
+      const model = `openai-compatible/stand-in@${loopback.url}/v1`;
+      const settings = {
+        modelCalls,
+        models: [model],
+        rungs: ['R1'],
+        seeds: [2000],
+        stream: { length: 12 },
+        prices: { [model]: { input: 1, cachedInput: 0.1, output: 5 } },
+      };
+      // The undisturbed run: what the session decides, and which turns it calls the model at.
+      requests = [];
+      const reference = sweepFile(`undisturbed-r1-${modelCalls}`, settings);
+      await sweepOn(temporal.server, reference.config, join(temporal.dir, `undisturbed-r1-${modelCalls}`));
+      const expected = await summaryOf(join(temporal.dir, `undisturbed-r1-${modelCalls}`), only(reference.config));
+      const expectedCalls = turnMessages();
+      const turns = (await transcriptOf(join(temporal.dir, `undisturbed-r1-${modelCalls}`), only(reference.config))).turns;
+      const crashAt = turns[2]?.t;
+      if (crashAt === undefined) throw new Error('the session has fewer than three decision turns');
 
-    requests = [];
-    const { file, config } = sweepFile('crashed-r1', settings);
-    const runDir = join(temporal.dir, 'crashed-r1');
-    await runWithCrash(file, runDir, crashAt);
-    const spec = only(config);
+      requests = [];
+      const { file, config } = sweepFile(`crashed-r1-${modelCalls}`, settings);
+      const runDir = join(temporal.dir, `crashed-r1-${modelCalls}`);
+      await runWithCrash(file, runDir, crashAt);
+      const spec = only(config);
 
-    // Paid once: the server saw each turn's call exactly once, the crashed turn's included.
-    expect(turnMessages()).toEqual(expectedCalls);
-    const summary = await summaryOf(runDir, spec);
-    expect(summary.termination).toBe('stream-end');
-    expect(decisionsOf(summary)).toEqual(decisionsOf(expected));
-    expect(summary.costUsd).toBeCloseTo(expected.costUsd, 12);
-    expect(summary.attempts.total).toBe(expectedCalls.length);
+      // Paid once: the server saw each turn's call exactly once, the crashed turn's included.
+      expect(turnMessages()).toEqual(expectedCalls);
+      const summary = await summaryOf(runDir, spec);
+      expect(summary.termination).toBe('stream-end');
+      expect(decisionsOf(summary)).toEqual(decisionsOf(expected));
+      expect(summary.costUsd).toBeCloseTo(expected.costUsd, 12);
+      expect(summary.attempts.total).toBe(expectedCalls.length);
 
-    const transcript = await transcriptOf(runDir, spec);
-    const attempts = transcript.attemptsSinceResume(crashAt);
-    expect(attempts).toHaveLength(1);
-    expect(attempts[0]).toMatchObject({ outcome: 'ok', activityAttempt: 1, stopReason: 'tool-use', reply: { toolCalls: [{}] } });
-    expect(attempts[0]?.costUsd).toBeGreaterThan(0);
-    const turn = transcript.turns.find((candidate) => candidate.t === crashAt);
-    expect(turn?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy: 2 });
-    expect(turn?.reply).toEqual(attempts[0]?.reply);
-    expect(transcript.records.filter((r) => r.type === 'turn' && r.t === crashAt)).toHaveLength(1);
-    // The cost ledger (the run cap's count) has the call once, though the worker died before writing it.
-    const costs = (await costsOf(runDir)).filter((entry) => entry.t === crashAt);
-    expect(costs).toEqual([expect.objectContaining({ t: crashAt, at: attempts[0]?.at, costUsd: attempts[0]?.costUsd })]);
-    expect(await costsOf(runDir)).toHaveLength(expectedCalls.length);
+      const transcript = await transcriptOf(runDir, spec);
+      const attempts = transcript.attemptsSinceResume(crashAt);
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]).toMatchObject({ outcome: 'ok', activityAttempt: 1, stopReason: 'tool-use', reply: { toolCalls: [{}] } });
+      expect(attempts[0]?.costUsd).toBeGreaterThan(0);
+      const turn = transcript.turns.find((candidate) => candidate.t === crashAt);
+      expect(turn?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy });
+      expect(turn?.reply).toEqual(attempts[0]?.reply);
+      expect(transcript.records.filter((r) => r.type === 'turn' && r.t === crashAt)).toHaveLength(1);
+      // The cost ledger (the run cap's count) has the call once, though the worker died before writing it.
+      const costs = (await costsOf(runDir)).filter((entry) => entry.t === crashAt);
+      expect(costs).toEqual([expect.objectContaining({ t: crashAt, at: attempts[0]?.at, costUsd: attempts[0]?.costUsd })]);
+      expect(await costsOf(runDir)).toHaveLength(expectedCalls.length);
 
-    const report = JSON.parse(await audit(runDir)) as AuditReport;
-    expect(report).toMatchObject({ reusedReplies: 1, lostAttempts: 0, attempts: expectedCalls.length });
-    expect(report.turns.find((t) => t.t === crashAt)?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy: 2 });
-    expect(await audit(runDir, false)).toMatch(/reply 1 reused by activity attempt 2, not paid again/);
-  }, 180_000);
+      const report = JSON.parse(await audit(runDir)) as AuditReport;
+      expect(report).toMatchObject({ reusedReplies: 1, lostAttempts: 0, attempts: expectedCalls.length });
+      expect(report.turns.find((t) => t.t === crashAt)?.reused).toEqual({ attempt: 1, recordedBy: 1, reusedBy });
+      expect(await audit(runDir, false)).toMatch(new RegExp(`reply 1 reused by activity attempt ${reusedBy}, not paid again`));
+    },
+    180_000,
+  );
 
   it('R3 model calls (reference builder): the crashed call is played once, the session as undisturbed', async () => {
     const settings = { models: ['policy/commit-at-2?cost=0.001'], rungs: ['R3'], seeds: [2000], r3: { end: 'budget-exhausted' } };

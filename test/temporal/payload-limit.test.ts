@@ -21,7 +21,7 @@ const temporal = serverForThisFile({
   'limit.historyCount.suggestContinueAsNew': 400,
 });
 
-/** A model that never commits, behind the OpenAI wire format: its calls go through the provider's task queue as activities. */
+/** A model that never commits, behind the OpenAI wire format. */
 let loopback: Awaited<ReturnType<typeof startLoopback>>;
 beforeAll(async () => {
   loopback = await startLoopback((request) =>
@@ -33,32 +33,39 @@ beforeAll(async () => {
 afterAll(async () => loopback?.close());
 
 describe('claim check and continue-as-new', () => {
-  it('keep every payload small on a server with a tiny blob limit, however large the transcript grows', async () => {
-    // A long R2 stream where the agent never commits: every item is a decision turn with a problem and its inputs.
-    const config = parseSweepConfig({
-      name: 'long',
-      models: [`openai-compatible/skipper@${loopback.url}/v1`],
-      rungs: ['R2'],
-      seeds: [2000],
-      stream: { length: 300 },
-      tokenCap: 1_000_000_000,
-    });
-    const [spec] = expandSweep(config);
-    if (!spec) throw new Error('empty sweep');
-    const runDir = join(temporal.dir, 'long');
-    const progress = await sweepOn(temporal.server, config, runDir);
-    expect(progress).toMatchObject({ finished: 1, failed: 0 });
-    const summary = await summaryOf(runDir, spec);
-    expect(summary.decisions.map((d) => d.t)).toEqual(decisionTurns(spec));
-    expect(summary.decisions.every((d) => d.action === 'pass' && d.resolved)).toBe(true);
-    expect(summary.decisions).toHaveLength(300);
-    expect(statSync(runLayout.transcript(runDir, spec)).size).toBeGreaterThan(20 * BLOB_LIMIT);
-    const connection = await Connection.connect({ address: temporal.server.address });
-    try {
-      const runs = await new Client({ connection }).workflow.count(`WorkflowId = "${sweepWorkflowId(config)}/${sessionKey(spec)}"`);
-      expect(runs.count).toBeGreaterThan(1);
-    } finally {
-      await connection.close();
-    }
-  }, 240_000);
+  // In-session, calls that answer at once all run within a few workflow tasks, so history is checked (and the
+  // session continued as new) only that often; on a provider queue every call is a workflow task of its own.
+  it.each(['in-session', 'provider-queue'] as const)(
+    'keep every payload small on a server with a tiny blob limit, however large the transcript grows (calls %s)',
+    async (modelCalls) => {
+      // A long R2 stream where the agent never commits: every item is a decision turn with a problem and its inputs.
+      const config = parseSweepConfig({
+        name: `long-${modelCalls}`,
+        modelCalls,
+        models: [`openai-compatible/skipper@${loopback.url}/v1`],
+        rungs: ['R2'],
+        seeds: [2000],
+        stream: { length: 300 },
+        tokenCap: 1_000_000_000,
+      });
+      const [spec] = expandSweep(config);
+      if (!spec) throw new Error('empty sweep');
+      const runDir = join(temporal.dir, `long-${modelCalls}`);
+      const progress = await sweepOn(temporal.server, config, runDir);
+      expect(progress).toMatchObject({ finished: 1, failed: 0 });
+      const summary = await summaryOf(runDir, spec);
+      expect(summary.decisions.map((d) => d.t)).toEqual(decisionTurns(spec));
+      expect(summary.decisions.every((d) => d.action === 'pass' && d.resolved)).toBe(true);
+      expect(summary.decisions).toHaveLength(300);
+      expect(statSync(runLayout.transcript(runDir, spec)).size).toBeGreaterThan(20 * BLOB_LIMIT);
+      const connection = await Connection.connect({ address: temporal.server.address });
+      try {
+        const runs = await new Client({ connection }).workflow.count(`WorkflowId = "${sweepWorkflowId(config)}/${sessionKey(spec)}"`);
+        if (modelCalls === 'provider-queue') expect(runs.count).toBeGreaterThan(1);
+      } finally {
+        await connection.close();
+      }
+    },
+    240_000,
+  );
 });

@@ -108,7 +108,8 @@ describe('a long R3 session', () => {
     expect(transcript.records.filter((r) => r.type === 'loop-step')).toHaveLength(CALLS);
     const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
     expect(attempts.map((a) => a.t)).toEqual(transcript.steps.map((step) => step.call));
-    expect(transcript.steps[CRASH_AT - 1]?.reused).toMatchObject({ recordedBy: 1, reusedBy: 2 });
+    // Calls run in-session: the dead worker's call is run again in a new workflow task, as its first attempt there.
+    expect(transcript.steps[CRASH_AT - 1]?.reused).toMatchObject({ recordedBy: 1, reusedBy: 1 });
 
     // The session as the scripted model plays it: the whole stream, a script on the first WRITES families, each run of one correct.
     const summary = await summaryOf(runDir, spec);

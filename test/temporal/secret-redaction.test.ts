@@ -102,51 +102,58 @@ describe('credentials a server quotes back never reach output, files or Temporal
     expectNoKey(output, 'the CLI output');
   }, 60_000);
 
-  it('errors during the run: transport (retried) and permanent, every form redacted everywhere', async () => {
-    phase = 'run';
-    const file = join(temporal.dir, 'echo.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        name: 'echo',
-        models: [`openai-compatible/echo@${loopback.url}/v1`],
-        rungs: ['R1', 'R2'],
-        seeds: [2000],
-        stream: { length: 4 },
-      }),
-    );
-    const runDir = join(temporal.dir, 'echo-run');
-    const { output } = await cli(['sweep', file, '--out', runDir, '--json']);
-    expectNoKey(output, 'the CLI output');
+  it.each(['in-session', 'provider-queue'] as const)(
+    'errors during the run: transport (retried) and permanent, every form redacted everywhere (calls %s)',
+    async (modelCalls) => {
+      phase = 'run';
+      const file = join(temporal.dir, `echo-${modelCalls}.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          name: `echo-${modelCalls}`,
+          modelCalls,
+          models: [`openai-compatible/echo@${loopback.url}/v1`],
+          rungs: ['R1', 'R2'],
+          seeds: [2000],
+          stream: { length: 4 },
+        }),
+      );
+      const runDir = join(temporal.dir, `echo-run-${modelCalls}`);
+      const { output } = await cli(['sweep', file, '--out', runDir, '--json']);
+      expectNoKey(output, 'the CLI output');
 
-    const files = filesUnder(runDir);
-    const transcripts = files.filter((path) => path.endsWith('transcript.jsonl')).map((path) => readFileSync(path, 'utf8'));
-    expect(transcripts.join('\n')).toContain('[redacted]');
-    expect(transcripts.join('\n')).toMatch(/"outcome":"transport-error"/);
-    for (const path of files) expectNoKey(readFileSync(path, 'latin1'), path);
+      const files = filesUnder(runDir);
+      const transcripts = files.filter((path) => path.endsWith('transcript.jsonl')).map((path) => readFileSync(path, 'utf8'));
+      expect(transcripts.join('\n')).toContain('[redacted]');
+      expect(transcripts.join('\n')).toMatch(/"outcome":"transport-error"/);
+      for (const path of files) expectNoKey(readFileSync(path, 'latin1'), path);
 
-    const audit = await cli(['audit', runDir]);
-    expect(audit.code, audit.output).toBe(0);
-    expectNoKey(audit.output, 'audit');
+      const audit = await cli(['audit', runDir]);
+      expect(audit.code, audit.output).toBe(0);
+      expectNoKey(audit.output, 'audit');
 
-    const connection = await Connection.connect({ address: temporal.server.address });
-    try {
-      const client = new Client({ connection });
-      const histories: string[] = [];
-      for await (const workflow of client.workflow.list()) {
-        // Payloads are bytes: read them as text, so a key inside an activity's input or result would show.
-        const history = JSON.stringify(
-          await client.workflow.getHandle(workflow.workflowId, workflow.runId).fetchHistory(),
-          (_, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value),
-        );
-        expectNoKey(history, `history of ${workflow.workflowId}`);
-        histories.push(history);
+      const connection = await Connection.connect({ address: temporal.server.address });
+      try {
+        const client = new Client({ connection });
+        const histories: string[] = [];
+        for await (const workflow of client.workflow.list()) {
+          // Payloads are bytes: read them as text, so a key inside an activity's input or result would show.
+          const history = JSON.stringify(
+            await client.workflow.getHandle(workflow.workflowId, workflow.runId).fetchHistory(),
+            (_, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value),
+          );
+          expectNoKey(history, `history of ${workflow.workflowId}`);
+          histories.push(history);
+        }
+        expect(histories.length).toBeGreaterThanOrEqual(3);
+        // On a provider queue the retried transport errors reach history (an attempt's last failure), redacted;
+        // in-session, history keeps only each call's final outcome.
+        if (modelCalls === 'provider-queue')
+          expect(histories.some((history) => history.includes('upstream unavailable: got key [redacted]'))).toBe(true);
+      } finally {
+        await connection.close();
       }
-      expect(histories.length).toBeGreaterThanOrEqual(3);
-      // The retried transport errors reached history (an attempt's last failure), redacted.
-      expect(histories.some((history) => history.includes('upstream unavailable: got key [redacted]'))).toBe(true);
-    } finally {
-      await connection.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

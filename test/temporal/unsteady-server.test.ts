@@ -63,7 +63,7 @@ describe('a sweep against an unsteady server', () => {
     try {
       const config = parseSweepConfig({
         name: 'unsteady',
-        models: ['policy/commit-at-2?delay=100'],
+        models: ['policy/commit-at-2?delay=300'],
         rungs: ['R0'],
         seeds: '2000-2007',
         stream: { length: 40 },

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 
-/** What a scripted reply does: answer with JSON (and a status and headers), hang, or drop the connection. */
+/** What a scripted reply does: answer with JSON (and a status and headers, after a delay), hang, or drop the connection. */
 export type Scripted =
-  | { readonly status?: number; readonly headers?: Record<string, string>; readonly json: unknown }
+  | { readonly status?: number; readonly headers?: Record<string, string>; readonly json: unknown; readonly afterMs?: number }
   | { readonly hangMs: number }
   | 'drop';
 
@@ -33,8 +33,10 @@ export async function startLoopback(script: (request: RecordedRequest, index: nu
       const reply = script(request, requests.length - 1);
       if (reply === 'drop') return void req.socket.destroy();
       if ('hangMs' in reply) return void setTimeout(() => res.destroyed || res.end(), reply.hangMs);
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify(reply.json));
+      setTimeout(() => {
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+        res.end(JSON.stringify(reply.json));
+      }, reply.afterMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
