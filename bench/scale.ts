@@ -14,7 +14,7 @@
  * configuration runs in a child process of its own (`--one …`).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,9 +27,10 @@ import { runSweep } from '../cli/sweep-runner.js';
 import { freePort } from '../infra/ports.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
+import { cpuSeconds, peakRssMiB, sampleServerPeak } from './process-stats.js';
 import { readWorkflowHistories } from './workflow-histories.js';
 
-const LENGTH = 20;
+const LENGTH = 60;
 type Path = 'policy' | 'server';
 
 interface Result {
@@ -44,29 +45,16 @@ interface Result {
   readonly workflowTaskMs: { readonly p50: number; readonly p90: number };
   readonly dispatchMs: { readonly p50: number; readonly p90: number } | null;
   readonly peakMiB: { readonly process: number; readonly server: number };
+  /** What the run leaves on disk: the run store's files (sessions, streams, manifest) and Temporal's SQLite file with its WAL. */
+  readonly bytes: { readonly runStore: number; readonly temporal: number };
 }
 
-const ticks = (stat: string, fields: readonly number[]) => {
-  const parts = stat.split(') ')[1]?.split(' ') ?? [];
-  return fields.reduce((sum, index) => sum + Number(parts[index - 3] ?? 0), 0) / 100;
-};
-const cpu = () => {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  return { self: ticks(stat, [14, 15]), children: ticks(stat, [16, 17]) };
-};
-const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-
-/** The dev server serving this run (a child process with the run's SQLite file on its command line): its resident memory now. */
-function serverRssKib(dbFile: string): number {
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dbFile)) continue;
-      return kib(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS');
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return 0;
+/** Bytes of every file under a directory. */
+function bytesUnder(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((sum, entry) => {
+    const path = join(dir, entry.name);
+    return sum + (entry.isDirectory() ? bytesUnder(path) : statSync(path).size);
+  }, 0);
 }
 
 async function runOne(path: Path, window: number, latencyMs: number, length: number, url?: string): Promise<Result> {
@@ -82,12 +70,11 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
   delete process.env.TEMPORAL_ADDRESS;
   const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-scale-')), 'run');
   const dbFile = join(runLayout.temporal(runDir), 'dev.sqlite');
-  let serverPeak = 0;
-  const sampler = setInterval(() => (serverPeak = Math.max(serverPeak, serverRssKib(dbFile))), 250);
-  const before = cpu();
+  const serverPeak = sampleServerPeak(dbFile);
+  const before = cpuSeconds();
   await runSweep(config, { runDir, temporalPort: await freePort(), inProcessWorkers: true, progressBar: false, say: () => undefined });
-  const after = cpu();
-  clearInterval(sampler);
+  const after = cpuSeconds();
+  const serverPeakMiB = serverPeak();
   const specs = expandSweep(config);
   let [first, last, turns] = [Infinity, 0, 0];
   for (const spec of specs) {
@@ -120,7 +107,8 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
     cpuSeconds: { process: processCpu, server: serverCpu },
     workflowTaskMs: quantiles(tasks),
     dispatchMs: dispatch.length > 0 ? quantiles(dispatch) : null,
-    peakMiB: { process: kib(readFileSync('/proc/self/status', 'utf8'), 'VmHWM') / 1024, server: serverPeak / 1024 },
+    peakMiB: { process: peakRssMiB(), server: serverPeakMiB },
+    bytes: { runStore: bytesUnder(runDir) - bytesUnder(runLayout.temporal(runDir)), temporal: bytesUnder(runLayout.temporal(runDir)) },
   };
 }
 
@@ -190,13 +178,25 @@ try {
   chat.stop();
 }
 
-// CPU per session and per turn: C = fixed + a·sessions + b·turns, from 32 and 96 sessions of 5 turns and 32 of 40, no latency.
+// CPU and disk per session and per turn: C = fixed + a·sessions + b·turns, from 32 and 96 sessions of 5 turns and 32 of 40, no latency.
 const points = [await child(['policy', '32', '0', '5']), await child(['policy', '96', '0', '5']), await child(['policy', '32', '0', '40'])];
-const total = (r: Result) => 1000 * (r.cpuSeconds.process + r.cpuSeconds.server);
-const [small, many, long] = points as [Result, Result, Result];
-const perTurn = (total(long) - total(small)) / (long.turns - small.turns);
-const perSession = (total(many) - total(small) - perTurn * (many.turns - small.turns)) / (many.sessions - small.sessions);
-const fixed = total(small) - perSession * small.sessions - perTurn * small.turns;
+function fit(measure: (r: Result) => number) {
+  const [small, many, long] = points as [Result, Result, Result];
+  const perTurn = (measure(long) - measure(small)) / (long.turns - small.turns);
+  const perSession = (measure(many) - measure(small) - perTurn * (many.turns - small.turns)) / (many.sessions - small.sessions);
+  return { perSession, perTurn, fixed: measure(small) - perSession * small.sessions - perTurn * small.turns };
+}
+const cpuFit = fit((r) => 1000 * (r.cpuSeconds.process + r.cpuSeconds.server));
 console.log(
-  `CPU fit (process + dev server, no latency): ${perSession.toFixed(1)} ms per session + ${perTurn.toFixed(2)} ms per turn + ${(fixed / 1000).toFixed(1)} s per run (start-up, shutdown)`,
+  `CPU fit (process + dev server, no latency): ${cpuFit.perSession.toFixed(1)} ms per session + ${cpuFit.perTurn.toFixed(2)} ms per turn + ${(cpuFit.fixed / 1000).toFixed(1)} s per run (start-up, shutdown)`,
 );
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+for (const [what, measure] of [
+  ['run store', (r: Result) => r.bytes.runStore],
+  ["Temporal's SQLite + WAL", (r: Result) => r.bytes.temporal],
+] as const) {
+  const disk = fit(measure);
+  console.log(
+    `disk fit, ${what}: ${kb(disk.perSession)} per session + ${kb(disk.perTurn)} per turn (a 10-turn session: ${kb(disk.perSession + 10 * disk.perTurn)}) + ${kb(disk.fixed)} per run`,
+  );
+}

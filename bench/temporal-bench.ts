@@ -6,7 +6,7 @@
  * per session and the CPU time of this process and its children (the dev
  * server). Target: the 72-session panel in under 60 s.
  */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,14 +23,8 @@ import { runSweep } from '../cli/sweep-runner.js';
 import { freePort } from '../infra/ports.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
+import { cpuSeconds, peakRssMiB, sampleServerPeak } from './process-stats.js';
 import { readWorkflowHistories } from './workflow-histories.js';
-
-/** CPU seconds of this process and of its children that have exited (the dev server, once stopped), from /proc. */
-function cpuSeconds(): { self: number; children: number } {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const ticks = (index: number) => Number(fields[index - 3] ?? 0) / 100;
-  return { self: ticks(14) + ticks(15), children: ticks(16) + ticks(17) };
-}
 
 const window = Number(process.argv[2] ?? 8);
 const config = parseSweepConfig({ name: 'bench', models: ['policy/commit-at-2'], rungs: ['R0', 'R1', 'R2'], window });
@@ -50,6 +44,7 @@ const inProcessSeconds = (performance.now() - started) / 1000;
 // Through Temporal: a fresh run directory and embedded server, as `allocbench sweep` runs it.
 delete process.env.TEMPORAL_ADDRESS;
 const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-bench-')), 'panel');
+const serverPeak = sampleServerPeak(join(runLayout.temporal(runDir), 'dev.sqlite'));
 const cpuBefore = cpuSeconds();
 const wallStart = performance.now();
 const progress = await runSweep(config, {
@@ -61,6 +56,7 @@ const progress = await runSweep(config, {
 });
 const wallSeconds = (performance.now() - wallStart) / 1000;
 const cpuAfter = cpuSeconds();
+const peakMiB = { process: peakRssMiB(), server: serverPeak() };
 
 // From the transcripts: when the first session started and the last ended, and the gaps between a session's turns.
 let first = Infinity;
@@ -128,4 +124,8 @@ console.log(
 console.log(
   `  CPU                      ${(cpuAfter.self - cpuBefore.self).toFixed(1)} s this process (workers in process), ` +
     `${(cpuAfter.children - cpuBefore.children).toFixed(1)} s its children (dev server, sandbox worker)`,
+);
+console.log(
+  `  peak memory              ${(peakMiB.process + peakMiB.server).toFixed(0)} MiB: ${peakMiB.process.toFixed(0)} this process, ` +
+    `${peakMiB.server.toFixed(0)} the dev server (resident, sampled every 250 ms)`,
 );
