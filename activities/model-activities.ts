@@ -1,5 +1,6 @@
 import type { ModelActivities } from '../protocol/activities.js';
 import { decisionTurn } from './decision-turn.js';
+import { KeyedQueue } from './keyed-queue.js';
 import { loopCall } from './loop-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { loadCallSession } from './session-context.js';
@@ -7,12 +8,21 @@ import { loadCallSession } from './session-context.js';
 /**
  * The model activity, one per call of any rung: a decision turn at R0–R2 and
  * the probe, a step of the agent loop at R3, as the turn protocol says.
+ *
+ * One call per session at a time in this process. A session's calls that run
+ * in-session are local activities: when its workflow task times out under
+ * load while a call is out, the task runs again and starts the same call
+ * while the first still waits for its reply. The second waits for the first,
+ * then finds its reply on record instead of paying for it again.
  */
 export function createModelActivities(providers: ProviderRegistry): ModelActivities {
+  const calls = new KeyedQueue();
   return {
-    async takeStep({ runDir, session: name, progress }) {
-      const session = await loadCallSession({ runDir, session: name }, progress);
-      return session.move.kind === 'decide' ? decisionTurn(providers, session) : loopCall(providers, session);
+    takeStep({ runDir, session: name, progress }) {
+      return calls.run(`${runDir}\0${name}`, async () => {
+        const session = await loadCallSession({ runDir, session: name }, progress);
+        return session.move.kind === 'decide' ? decisionTurn(providers, session) : loopCall(providers, session);
+      });
     },
   };
 }
