@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ONLINE_TEST_CACHE } from './test/online-test-cache.js';
 
 export default defineConfig({
   test: {
@@ -8,5 +9,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // isolated-vm (the R3 sandbox) needs it on Node 20+; test files run in forked processes.
     execArgv: ['--no-node-snapshot'],
+    // policy/optimal's nets (the online Score's denominator) in one cache for every test and the CLI they run, warmed for the panel.
+    env: { ALLOCBENCH_CACHE_DIR: ONLINE_TEST_CACHE },
+    globalSetup: ['test/online-cache-setup.ts'],
   },
 });

@@ -1,3 +1,4 @@
+import { onlineMetrics } from '../core/metrics/online-metrics.js';
 import type { Rung } from '../core/rungs/rung.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { LoadedSession } from './load/load-runs.js';
@@ -72,6 +73,7 @@ export function groupArms(sessions: readonly LoadedSession[]): Arm[] {
         metrics: s.summary.metrics,
         ...(s.summary.script && { script: s.summary.script.metrics }),
         stream: { hash: s.summary.streamHash, classes: s.classes },
+        ...(s.onlineOptimum !== undefined && { online: onlineMetrics(s.summary.metrics.net, s.onlineOptimum) }),
       })),
     };
   });

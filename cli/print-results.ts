@@ -14,6 +14,8 @@ export function resultsTable(results: RunResults): string {
     fixed(cell.pooled?.itemsPerStream ?? null),
     // The paper does not score R3: its credit mixes allocation with script-writing ability.
     cell.rung === 'R3' ? '–' : percent(cell.pooled?.score ?? null),
+    cell.rung === 'R3' ? '–' : percent(cell.online?.score ?? null),
+    cell.rung === 'R3' ? '–' : fixed(cell.online?.meanRegret ?? null),
     percent(cell.pooled?.firstSight ?? null),
     percent(cell.pooled?.firstSightHazard ?? null),
     fixed(cell.pooled?.commitmentsPerSession ?? null),
@@ -30,6 +32,8 @@ export function resultsTable(results: RunResults): string {
     'sessions',
     'items/stream',
     'Score',
+    'online Score',
+    'online regret',
     'first-sight',
     'hazard',
     'commits/seed',
@@ -37,7 +41,10 @@ export function resultsTable(results: RunResults): string {
     'validity',
   ];
   const r3 = results.cells.filter((cell) => cell.script);
-  return r3.length === 0 ? table(header, rows, [0, 1, 2, 3, 13]) : `${table(header, rows, [0, 1, 2, 3, 13])}\n\n${scriptTable(r3)}`;
+  const cells = table(header, rows, [0, 1, 2, 3, 15]);
+  const legend =
+    "Score: Σ net / Σ hindsight optimum. online Score: Σ net / Σ net of policy/optimal (the Bayes-optimal online policy) on the same streams; online regret: policy/optimal's net minus the cell's, per seed.";
+  return r3.length === 0 ? `${cells}\n${legend}` : `${cells}\n${legend}\n\n${scriptTable(r3)}`;
 }
 
 /** R3's own diagnostics per cell (paper B.6, F.5). */
@@ -88,6 +95,8 @@ export function runJson(results: RunResults) {
     utility: totals.utility,
     optimum: totals.optimum,
     score: overall?.score ?? null,
+    onlineScore: results.overallOnline?.score ?? null,
+    onlineRegret: results.overallOnline?.meanRegret ?? null,
     firstSight: overall?.firstSight ?? null,
     commitments: totals.commitments,
     unresolved: totals.unresolved,

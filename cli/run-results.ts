@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
+import { onlineMetrics, poolOnlineMetrics, type PooledOnlineMetrics } from '../core/metrics/online-metrics.js';
 import { poolMetrics, type PooledMetrics } from '../core/metrics/pooled-metrics.js';
+import { encodeClasses } from '../core/session/compact-codes.js';
+import { classSequence } from '../core/stream/stream.js';
 import { poolScriptMetrics, type PooledScriptMetrics } from '../core/scripts/pooled-script-metrics.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { armKeyOf, groupByArm } from '../analysis/arms.js';
 import { validity } from '../analysis/stats/decision-rules.js';
+import { onlineOptima, type OnlineOptimumOptions } from '../analysis/online-optimum.js';
 import { readJsonIfExists } from '../activities/run-store/json-files.js';
 import { readManifest } from '../activities/run-store/manifest.js';
 import { runLayout } from '../activities/run-store/run-layout.js';
 import type { SessionSummary } from '../activities/run-store/session-summary.js';
+import { readStoredStream } from '../activities/run-store/stream-source.js';
 
 /** One cell of a sweep: every seed of one (model, rung, reskin, N disclosure, B, K). */
 export interface CellResult {
@@ -22,6 +27,8 @@ export interface CellResult {
   readonly mechanicalFailures: number;
   /** Pooled over the finished sessions that did not fail mechanically; null when there are none. */
   readonly pooled: PooledMetrics | null;
+  /** Against policy/optimal on the same streams (online Score, regret), over the same sessions; null at R3 (not scored), when there are none, or when not asked for. */
+  readonly online: PooledOnlineMetrics | null;
   /** R3 cells: builds, reuse, refused runs, script success and raw answers. */
   readonly script: PooledScriptMetrics | null;
   readonly unresolved: number;
@@ -38,16 +45,47 @@ export interface RunResults {
   readonly mechanicalFailures: number;
   /** Pooled over every finished session that did not fail mechanically. */
   readonly overall: PooledMetrics | null;
+  /** The same against policy/optimal, over the sessions not at R3; null when there are none or when not asked for. */
+  readonly overallOnline: PooledOnlineMetrics | null;
   /** Sums over the same sessions. */
   readonly totals: { readonly utility: number; readonly optimum: number; readonly commitments: number; readonly unresolved: number };
   readonly cells: readonly CellResult[];
 }
 
-/** Reads a run directory's summaries and pools them per cell. Never talks to Temporal. */
-export async function readRunResults(runDir: string): Promise<RunResults> {
+/** policy/optimal's net on the stream of each session that counts (finished, no mechanical failure, not at R3), by session key. */
+async function onlineOptimaOf(
+  runDir: string,
+  summaries: readonly SessionSummary[],
+  options: OnlineOptimumOptions,
+): Promise<Map<string, number>> {
+  const scored = summaries.filter((s) => !s.mechanicalFailure && s.spec.rung !== 'R3');
+  const streams = await Promise.all(scored.map((s) => readStoredStream(runLayout.stream(runDir, s.spec.seed))));
+  const nets = await onlineOptima(
+    scored.map((s, i) => ({ spec: s.spec, classes: encodeClasses(classSequence(streams[i] as (typeof streams)[number])) })),
+    options,
+  );
+  return new Map(scored.map((s, i) => [s.sessionKey, nets[i] as number]));
+}
+
+function pooledOnline(summaries: readonly SessionSummary[], optima: ReadonlyMap<string, number> | null): PooledOnlineMetrics | null {
+  const against = summaries.flatMap((s) => {
+    const optimum = optima?.get(s.sessionKey);
+    return optimum === undefined ? [] : [{ net: s.metrics.net, online: onlineMetrics(s.metrics.net, optimum) }];
+  });
+  return against.length > 0 ? poolOnlineMetrics(against) : null;
+}
+
+/**
+ * Reads a run directory's summaries and pools them per cell. Never talks to
+ * Temporal. With `online`, each cell is also measured against policy/optimal on
+ * its streams (which may solve its table: minutes the first time per setting).
+ */
+export async function readRunResults(runDir: string, online?: OnlineOptimumOptions): Promise<RunResults> {
   const manifest = await readManifest(runDir);
   const specs = expandSweep(manifest.config);
   const summaries = await Promise.all(specs.map((spec) => readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec))));
+  const finishedSummaries = summaries.filter((s): s is SessionSummary => s !== undefined);
+  const optima = online ? await onlineOptimaOf(runDir, finishedSummaries, online) : null;
   const source = manifest.import?.source ?? null;
   const cells = groupByArm(
     specs.map((spec, index) => ({ spec, summary: summaries[index] })),
@@ -71,18 +109,21 @@ export async function readRunResults(runDir: string): Promise<RunResults> {
       finished: finished.length,
       mechanicalFailures: finished.length - valid.length,
       pooled,
+      online: pooledOnline(valid, optima),
       script: scriptMetrics.length > 0 ? poolScriptMetrics(scriptMetrics) : null,
       unresolved: valid.reduce((sum, s) => sum + s.metrics.unresolved, 0),
       invalid: !validity(valid.map((s) => ({ seed: s.spec.seed, metrics: s.metrics }))).valid,
     };
   });
-  const valid = summaries.filter((s): s is SessionSummary => s !== undefined && !s.mechanicalFailure).map((s) => s.metrics);
+  const validSummaries = finishedSummaries.filter((s) => !s.mechanicalFailure);
+  const valid = validSummaries.map((s) => s.metrics);
   const sum = (pick: (m: (typeof valid)[number]) => number) => valid.reduce((total, m) => total + pick(m), 0);
   return {
     runDir,
     name: manifest.name,
     total: specs.length,
     overall: valid.length > 0 ? poolMetrics(valid) : null,
+    overallOnline: pooledOnline(validSummaries, optima),
     totals: {
       utility: sum((m) => m.utility),
       optimum: sum((m) => m.optimum),

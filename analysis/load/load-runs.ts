@@ -25,6 +25,8 @@ export interface LoadedSession {
   readonly hot: readonly number[];
   readonly summary: SessionSummary;
   readonly transcriptPath: string;
+  /** policy/optimal's net on the same stream, where computed (analysis/online-optimum.ts). */
+  readonly onlineOptimum?: number;
 }
 
 /** Something left out of the analysis, and why: the report lists these instead of dropping data silently. */

@@ -7,6 +7,7 @@ import { runLayout } from '../../activities/run-store/run-layout.js';
 import { readStoredStream } from '../../activities/run-store/stream-source.js';
 import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
 import { groupArms, type Arm } from '../arms.js';
+import { defaultCacheDir, withOnlineOptima, type OnlineOptimumOptions } from '../online-optimum.js';
 import {
   coreFirstSightSpec,
   economicSpec,
@@ -26,7 +27,7 @@ import { cellDiagnosticsTable, cellTable, perSeedTable, scriptTable } from '../t
 import { decisionRulesTable } from '../tables/decision-rules-table.js';
 import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
 import { familyBuildsTable } from '../tables/family-builds-table.js';
-import { framingLadderTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
+import { framingLadderTable, onlineScoreTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
 import { toHtml } from '../tables/render-table.js';
 import { transferTable } from '../tables/transfer-table.js';
 import { idPart, type Table } from '../tables/table.js';
@@ -86,7 +87,14 @@ function tablesOf(sessions: readonly LoadedSession[], arms: readonly Arm[], list
   const interaction = economicInteractionTable(arms);
   return [
     ...(list.length > 0
-      ? [framingLadderTable(list), pairedLadderTable(list), zeroCommitTable(list), scoreTable(list), decisionRulesTable(list)]
+      ? [
+          framingLadderTable(list),
+          pairedLadderTable(list),
+          zeroCommitTable(list),
+          scoreTable(list),
+          onlineScoreTable(list),
+          decisionRulesTable(list),
+        ]
       : []),
     cellTable(arms),
     cellDiagnosticsTable(arms),
@@ -210,15 +218,22 @@ const transcriptFile = (runName: string, dir: string) => `${runName}__${dir}.htm
  * `allocbench analyze`: the paper's tables (Markdown, CSV, LaTeX), figures
  * (SVG, PNG) and an offline index.html linking a readable view of every
  * session's transcript. What was left out, and why, is written next to them.
+ * `online` says where policy/optimal's nets on the sessions' streams are kept
+ * (the online Score's denominator).
  */
-export async function writeReport(dirs: readonly string[], outDir: string): Promise<ReportSummary> {
+export async function writeReport(
+  dirs: readonly string[],
+  outDir: string,
+  online: OnlineOptimumOptions = { cacheDir: defaultCacheDir() },
+): Promise<ReportSummary> {
   // Training runs of the RL study (rl/) give their curves; every other directory is a run directory, or holds some.
   const trainingExclusions: Exclusion[] = [];
   const training = (await Promise.all(dirs.filter(isTrainingDir).map((dir) => loadTraining(dir, trainingExclusions)))).flatMap((run) =>
     run ? [run] : [],
   );
   const runDirs = dirs.filter((dir) => !isTrainingDir(dir));
-  const loaded = runDirs.length > 0 ? await loadRuns(runDirs) : { runs: [], sessions: [], exclusions: [] };
+  const read = runDirs.length > 0 ? await loadRuns(runDirs) : { runs: [], sessions: [], exclusions: [] };
+  const loaded = { ...read, sessions: await withOnlineOptima(read.sessions, online) };
   if (loaded.sessions.length === 0 && training.length === 0) {
     const why = [...loaded.exclusions, ...trainingExclusions]
       .slice(0, 3)

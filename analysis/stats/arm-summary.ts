@@ -1,3 +1,4 @@
+import { poolOnlineMetrics, type OnlineMetrics, type PooledOnlineMetrics } from '../../core/metrics/online-metrics.js';
 import { poolMetrics, type KeepRate } from '../../core/metrics/pooled-metrics.js';
 import type { Rung } from '../../core/rungs/rung.js';
 import { poolScriptMetrics, type PooledScriptMetrics } from '../../core/scripts/pooled-script-metrics.js';
@@ -32,6 +33,8 @@ export interface ArmSummary {
   readonly unresolvedRate: number | null;
   /** R3's diagnostics pooled, when the sessions carry them (at R3 builds are the commitments); else null. */
   readonly script: PooledScriptMetrics | null;
+  /** Against policy/optimal on the same streams (online Score, regret); null at R3, as Score, or where its nets were not computed. */
+  readonly online: PooledOnlineMetrics | null;
 }
 
 export function summarizeArm(rung: Rung, arm: readonly SeedSession[]): ArmSummary {
@@ -59,7 +62,17 @@ export function summarizeArm(rung: Rung, arm: readonly SeedSession[]): ArmSummar
     meanRegret: pooled.meanRegret,
     unresolvedRate: pooled.unresolvedRate,
     script: pooledScripts(sessions),
+    online: rung === 'R3' ? null : pooledOnline(sessions),
   };
+}
+
+function pooledOnline(sessions: readonly SeedSession[]): PooledOnlineMetrics | null {
+  const against = sessions.flatMap((s): { net: number; online: OnlineMetrics }[] =>
+    s.online ? [{ net: s.metrics.net, online: s.online }] : [],
+  );
+  if (against.length === 0) return null;
+  if (against.length < sessions.length) throw new Error("arm: policy/optimal's net computed for some sessions but not all");
+  return poolOnlineMetrics(against);
 }
 
 function pooledScripts(sessions: readonly SeedSession[]): PooledScriptMetrics | null {

@@ -1,3 +1,4 @@
+import type { OnlineMetrics } from '../../core/metrics/online-metrics.js';
 import type { SessionMetrics } from '../../core/metrics/session-metrics.js';
 import type { SeedPair, SeedRatio, SeedRatioPair } from './bootstrap.js';
 import { pairBySeed, sortedBySeed, type SeedSession } from './seed-session.js';
@@ -9,15 +10,21 @@ import { pairBySeed, sortedBySeed, type SeedSession } from './seed-session.js';
  * values equal core's poolMetrics (tested); these exist for the resampling.
  */
 export interface RatioEstimand {
-  readonly num: (m: SessionMetrics) => number;
-  readonly den: (m: SessionMetrics) => number;
+  readonly num: (m: SessionMetrics, online?: OnlineMetrics) => number;
+  readonly den: (m: SessionMetrics, online?: OnlineMetrics) => number;
+}
+
+/** The session against policy/optimal: an error where its net was not computed (analysis/online-optimum.ts). */
+function computed(online: OnlineMetrics | undefined): OnlineMetrics {
+  if (!online) throw new Error("online estimand: policy/optimal's net on the session's stream was not computed");
+  return online;
 }
 
 const keeps = (occurrence: number): RatioEstimand => ({
   num: (m) => m.keepsByOccurrence[occurrence - 1]?.keeps ?? 0,
   den: (m) => m.keepsByOccurrence[occurrence - 1]?.eligible ?? 0,
 });
-const perSeed = (value: (m: SessionMetrics) => number): RatioEstimand => ({ num: value, den: () => 1 });
+const perSeed = (value: RatioEstimand['num']): RatioEstimand => ({ num: value, den: () => 1 });
 
 export const ESTIMANDS = {
   /** First-sight commitment among commitments (§3.4). */
@@ -42,26 +49,30 @@ export const ESTIMANDS = {
   net: perSeed((m) => m.net),
   optimum: perSeed((m) => m.optimum),
   regret: perSeed((m) => m.regret),
+  /** Online Score: Σ net / Σ policy/optimal's net on the same streams (core/metrics/online-metrics.ts). */
+  onlineScore: { num: (m: SessionMetrics) => m.net, den: (_: SessionMetrics, online?: OnlineMetrics) => computed(online).optimum },
+  /** policy/optimal's net minus the session's, mean per seed. */
+  onlineRegret: perSeed((_: SessionMetrics, online?: OnlineMetrics) => computed(online).regret),
 } satisfies Record<string, RatioEstimand>;
 
 export type EstimandName = keyof typeof ESTIMANDS;
 
 /** The estimand on one session; null where its denominator is 0 (e.g. first-sight without commitments). */
-export function seedValue(name: EstimandName, metrics: SessionMetrics): number | null {
+export function seedValue(name: EstimandName, metrics: SessionMetrics, online?: OnlineMetrics): number | null {
   const { num, den } = ESTIMANDS[name];
-  const d = den(metrics);
-  return d === 0 ? null : num(metrics) / d;
+  const d = den(metrics, online);
+  return d === 0 ? null : num(metrics, online) / d;
 }
 
 /** Per-seed values of an arm, ascending by seed. */
 export function seedValues(name: EstimandName, arm: readonly SeedSession[]): { seed: number; value: number | null }[] {
-  return sortedBySeed(arm).map(({ seed, metrics }) => ({ seed, value: seedValue(name, metrics) }));
+  return sortedBySeed(arm).map(({ seed, metrics, online }) => ({ seed, value: seedValue(name, metrics, online) }));
 }
 
 /** An arm's per-seed numerators and denominators, for marginalRatioInterval. */
 export function seedRatios(name: EstimandName, arm: readonly SeedSession[]): SeedRatio[] {
   const { num, den } = ESTIMANDS[name];
-  return sortedBySeed(arm).map(({ seed, metrics }) => ({ seed, num: num(metrics), den: den(metrics) }));
+  return sortedBySeed(arm).map(({ seed, metrics, online }) => ({ seed, num: num(metrics, online), den: den(metrics, online) }));
 }
 
 /** Two arms' per-seed numerators and denominators, for pairedRatioDifference (C.3). */

@@ -1,4 +1,5 @@
 import type { SessionMetrics } from '../../core/metrics/session-metrics.js';
+import type { OnlineMetrics } from '../../core/metrics/online-metrics.js';
 import type { ScriptMetrics } from '../../core/scripts/loop-metrics.js';
 
 /** One seed's session in an arm (one cell: model, rung, B, K), scored by core/metrics. */
@@ -9,6 +10,8 @@ export interface SeedSession {
   readonly script?: ScriptMetrics;
   /** The stream it was played on: its content hash and its class sequence (one base-36 character per item). */
   readonly stream?: { readonly hash: string; readonly classes: string };
+  /** Against policy/optimal on the same stream, where its net was computed. */
+  readonly online?: OnlineMetrics;
 }
 
 /** An arm's sessions in ascending seed order; a seed twice in one arm is an error. */

@@ -5,6 +5,9 @@ import { validity } from '../stats/decision-rules.js';
 import { intervalOf } from './interval-cell.js';
 import type { Cell, Column, Table } from './table.js';
 
+const ONLINE =
+  "Online Score is Σ net / Σ the net of policy/optimal (the Bayes-optimal online policy under the streams' own generator, which knows the recipe but not the stream) on the same streams at the same T, B and K, with its per-arm interval (none at R3); online optimum is that net summed over seeds, online regret its mean per seed minus the arm's (negative where the arm did better on its streams).";
+
 const BOOTSTRAP =
   "Per-arm seed bootstrap: the resamples are the rows of numpy's default_rng(0) (PCG64) integers(0, n, size=(10000, n)) matrix over the n seeds in ascending order; linear-percentile 95% intervals, resamples with an undefined statistic dropped.";
 
@@ -16,7 +19,7 @@ export function cellTable(arms: readonly Arm[]): Table {
   return {
     id: 'cells',
     title: 'Per-cell estimates with intervals',
-    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0); resolved turns are the decision turns reached that gave a valid decision; malformed calls had arguments that were not valid (a claim without code), unknown calls named a tool the rung does not have. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
+    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0). ${ONLINE} Resolved turns are the decision turns reached that gave a valid decision; malformed calls had arguments that were not valid (a claim without code), unknown calls named a tool the rung does not have. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
     columns: [
       { name: 'Source', format: 'text' },
       { name: 'Model', format: 'text' },
@@ -30,6 +33,7 @@ export function cellTable(arms: readonly Arm[]): Table {
       { name: 'First-sight', format: 'percent' },
       { name: 'Hazard', format: 'percent' },
       { name: 'Score', format: 'percent' },
+      { name: 'Online Score', format: 'percent' },
       { name: 'Commits/seed', format: 'fixed' },
       { name: 'Zero-commit seeds', format: 'integer' },
       { name: 'Full-budget seeds', format: 'integer' },
@@ -37,6 +41,8 @@ export function cellTable(arms: readonly Arm[]): Table {
       { name: 'Items/stream', format: 'fixed' },
       { name: 'Collected', format: 'integer' },
       { name: 'Optimum', format: 'integer' },
+      { name: 'Online optimum', format: 'fixed' },
+      { name: 'Online regret', format: 'fixed' },
       { name: 'Unresolved', format: 'percent' },
       { name: 'Resolved turns', format: 'text' },
       { name: 'Malformed calls', format: 'integer' },
@@ -62,6 +68,7 @@ export function cellTable(arms: readonly Arm[]): Table {
         intervalOf(marginalEstimate('firstSight', arm.sessions)),
         intervalOf(marginalEstimate('firstSightHazard', arm.sessions)),
         arm.key.rung === 'R3' ? null : intervalOf(marginalEstimate('score', arm.sessions)),
+        summary.online ? intervalOf(marginalEstimate('onlineScore', arm.sessions)) : null,
         summary.commitmentsPerSeed,
         summary.zeroCommitSeeds,
         arm.sessions.filter((session) => session.metrics.commitments === budget).length,
@@ -69,6 +76,8 @@ export function cellTable(arms: readonly Arm[]): Table {
         summary.itemsPerStream,
         total((m) => m.utility),
         total((m) => m.optimum),
+        summary.online ? summary.online.meanOptimum * summary.online.sessions : null,
+        summary.online?.meanRegret ?? null,
         summary.unresolvedRate,
         `${cell.reached - cell.unresolved}/${cell.reached}`,
         ...callFaults(arm),
@@ -100,7 +109,7 @@ export function cellDiagnosticsTable(arms: readonly Arm[]): Table {
     id: 'cell-diagnostics',
     title: 'Per-cell diagnostics',
     caption:
-      'Items per stream (credited), budget utilization (commitments / B), mean lateness (within-class occurrences before the commitment), P(keep | first and second occurrence) over eligible turns, and mean net utility, exact hindsight net optimum and regret per seed.',
+      "Items per stream (credited), budget utilization (commitments / B), mean lateness (within-class occurrences before the commitment), P(keep | first and second occurrence) over eligible turns, and mean net utility, exact hindsight net optimum and regret per seed; online optimum and regret per seed are against policy/optimal's net on the same streams (none at R3).",
     columns: [
       { name: 'Arm', format: 'text' },
       { name: 'Rung', format: 'text' },
@@ -112,6 +121,8 @@ export function cellDiagnosticsTable(arms: readonly Arm[]): Table {
       { name: 'Net', format: 'fixed' },
       { name: 'Optimum', format: 'fixed' },
       { name: 'Regret', format: 'fixed' },
+      { name: 'Online optimum', format: 'fixed' },
+      { name: 'Online regret', format: 'fixed' },
     ],
     rows: arms.map((arm) => {
       const s = summarizeArm(arm.key.rung, arm.sessions);
@@ -126,6 +137,8 @@ export function cellDiagnosticsTable(arms: readonly Arm[]): Table {
         s.meanNet,
         s.meanOptimum,
         s.meanRegret,
+        s.online?.meanOptimum ?? null,
+        s.online?.meanRegret ?? null,
       ];
     }),
   };
@@ -137,7 +150,7 @@ export function perSeedTable(arms: readonly Arm[]): Table {
     id: 'per-seed',
     title: 'Per-seed estimands',
     caption:
-      'One row per session. First-sight and lateness are undefined (empty) for a session without commitments; hazard for one without an eligible first-occurrence turn.',
+      "One row per session. First-sight and lateness are undefined (empty) for a session without commitments; hazard for one without an eligible first-occurrence turn. Online optimum is policy/optimal's net on the session's stream, online regret that minus the session's net.",
     columns: [
       { name: 'Model', format: 'text' },
       { name: 'Rung', format: 'text' },
@@ -155,10 +168,12 @@ export function perSeedTable(arms: readonly Arm[]): Table {
       { name: 'Net', format: 'fixed' },
       { name: 'Optimum', format: 'fixed' },
       { name: 'Regret', format: 'fixed' },
+      { name: 'Online optimum', format: 'fixed' },
+      { name: 'Online regret', format: 'fixed' },
       { name: 'Unresolved', format: 'integer' },
     ],
     rows: arms.flatMap((arm) =>
-      arm.sessions.map(({ seed, metrics: m }) => [
+      arm.sessions.map(({ seed, metrics: m, online }) => [
         arm.key.model,
         arm.key.rung,
         arm.key.reskin,
@@ -175,6 +190,8 @@ export function perSeedTable(arms: readonly Arm[]): Table {
         m.net,
         m.optimum,
         m.regret,
+        online?.optimum ?? null,
+        online?.regret ?? null,
         m.unresolved,
       ]),
     ),

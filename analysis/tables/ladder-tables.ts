@@ -135,3 +135,39 @@ export function scoreTable(list: readonly Ladder[]): Table {
     ]),
   };
 }
+
+/**
+ * Where each model stands against the true online optimum (issue 24): per
+ * scored rung, the Score against the hindsight optimum beside the online Score
+ * (Σ net over policy/optimal's Σ net on the same streams) and the online regret.
+ */
+export function onlineScoreTable(list: readonly Ladder[]): Table {
+  const names = labels(list);
+  const rungs = ['R0', 'R1', 'R2'] as const;
+  return {
+    id: 'online-score',
+    title: 'Score against the online optimum per rung',
+    caption: `Score = Σ net / Σ hindsight optimum (which no online agent can reach); online Score = Σ net / Σ net of policy/optimal, the Bayes-optimal online policy under the streams' own generator (it knows the recipe — 8 classes, 3 hot, a trap among the first B items — and T, B, K, not the stream), played on the same streams; online regret = policy/optimal's net minus the model's, mean per seed (negative where the model did better on its streams). An online Score above 100% is luck on these streams, not a better policy. Arms as in the Score table; R3 is not scored. ${BOOTSTRAP}`,
+    columns: [
+      { name: 'Model', format: 'text' },
+      ...rungs.flatMap((rung) => [
+        { name: `Score ${rung}`, format: 'percent' as const },
+        { name: `Online Score ${rung}`, format: 'percent' as const },
+        { name: `Online regret ${rung}`, format: 'fixed' as const },
+      ]),
+    ],
+    rows: list.map((ladder, i) => [
+      names[i] ?? '',
+      ...rungs.flatMap((rung): Cell[] => {
+        const arm = ladder.scored[rung];
+        const online = arm ? summarizeArm(rung, arm.sessions).online : null;
+        if (!arm) return [null, null, null];
+        return [
+          intervalOf(marginalEstimate('score', arm.sessions)),
+          online ? intervalOf(marginalEstimate('onlineScore', arm.sessions)) : null,
+          online ? intervalOf(marginalEstimate('onlineRegret', arm.sessions)) : null,
+        ];
+      }),
+    ]),
+  };
+}

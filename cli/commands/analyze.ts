@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { defaultCacheDir } from '../../analysis/online-optimum.js';
 import { writeReport } from '../../analysis/report/write-report.js';
 
 export function registerAnalyze(program: Command): void {
@@ -12,6 +13,7 @@ export function registerAnalyze(program: Command): void {
       const summary = await writeReport(
         runDirs.map((dir) => resolve(dir)),
         resolve(flags.out),
+        { cacheDir: defaultCacheDir(), say: (line) => void process.stderr.write(`${line}\n`) },
       );
       process.stdout.write(
         `Report in ${summary.outDir}/index.html: ${summary.sessions} sessions, ${summary.tables.length} tables, ${summary.figures.length} figures` +

@@ -9,6 +9,7 @@ import { sourceStreamConfig } from '../../activities/run-store/stream-source.js'
 import { estimateSweep } from '../cost-estimate.js';
 import { IncompleteRunError } from '../exit-status.js';
 import { printJson, table } from '../format.js';
+import { defaultCacheDir } from '../../analysis/online-optimum.js';
 import { resultsTable, runJson } from '../print-results.js';
 import { readRunResults } from '../run-results.js';
 import { runSweep } from '../sweep-runner.js';
@@ -73,7 +74,8 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
     progressBar: !flags.json,
     say,
   });
-  const results = await readRunResults(runDir);
+  // The run table measures each cell against policy/optimal on its streams too (its nets kept in the cache).
+  const results = await readRunResults(runDir, { cacheDir: defaultCacheDir(), say });
   const incomplete = await incompleteSessions(config, runDir);
   if (flags.json) printJson(runJson(results));
   else {

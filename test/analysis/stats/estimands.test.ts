@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { onlineMetrics, poolOnlineMetrics } from '../../../core/metrics/online-metrics.js';
 import { poolMetrics } from '../../../core/metrics/pooled-metrics.js';
 import { loopMetrics } from '../../../core/scripts/loop-metrics.js';
 import { summarizeArm } from '../../../analysis/stats/arm-summary.js';
@@ -204,7 +205,23 @@ describe('estimand descriptions', () => {
     expect(repooled('net')).toBe(pooled.meanNet);
     expect(repooled('optimum')).toBe(pooled.meanOptimum);
     expect(repooled('regret')).toBe(pooled.meanRegret);
-    expect(Object.keys(ESTIMANDS)).toHaveLength(13);
+    expect(Object.keys(ESTIMANDS)).toHaveLength(15);
+  });
+
+  it("re-pool the online estimands to core's poolOnlineMetrics, and refuse sessions without policy/optimal's net", () => {
+    // policy/optimal nets a few items less than the hindsight optimum on each stream.
+    const online = armA.map((s, i) => ({ ...s, online: onlineMetrics(s.metrics.net, s.metrics.optimum - 2 - i) }));
+    const pooled = poolOnlineMetrics(online.map((s) => ({ net: s.metrics.net, online: s.online })));
+    const repooled = (name: EstimandName) => {
+      const rows = seedRatios(name, online);
+      return rows.reduce((t, r) => t + r.num, 0) / rows.reduce((t, r) => t + r.den, 0);
+    };
+    expect(repooled('onlineScore')).toBe(pooled.score);
+    expect(repooled('onlineRegret')).toBe(pooled.meanRegret);
+    expect(summarizeArm('R1', online).online).toEqual(pooled);
+    expect(summarizeArm('R1', armA).online).toBeNull();
+    expect(() => seedRatios('onlineScore', armA)).toThrow(/policy\/optimal's net on the session's stream was not computed/);
+    expect(() => summarizeArm('R1', [...online.slice(1), armA[0] as SeedSession])).toThrow(/computed for some sessions but not all/);
   });
 
   it('pair two arms by seed for both paired estimands', () => {
