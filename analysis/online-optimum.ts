@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { InputError } from '../core/errors.js';
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { DEFAULT_CUT } from '../core/policies/optimal-dp.js';
 import { optimalRealized, recipeOf } from '../core/policies/optimal.js';
@@ -60,22 +61,31 @@ async function readCache(path: string, say: (line: string) => void): Promise<Map
   }
 }
 
+/** policy/optimal's nets in the sessions' order (null where its table is out of reach), and the settings it could not solve, with why. */
+export interface OnlineOptima {
+  readonly nets: readonly (number | null)[];
+  readonly unsolved: readonly { readonly setting: string; readonly sessions: number; readonly reason: string }[];
+}
+
 /**
  * policy/optimal's net on each session's stream (`classes`: one base-36
  * character per item) at the session's B and K, under its stream's generator
  * (the recipe of `spec.stream`; T = the stream's length), in the given order.
+ * A setting whose table is out of reach (T = 200 at B = 3: npm run bench:dp)
+ * leaves its sessions without one, and says why.
  */
 export async function onlineOptima(
   sessions: readonly { readonly spec: Setting; readonly classes: string }[],
   options: OnlineOptimumOptions,
-): Promise<number[]> {
+): Promise<OnlineOptima> {
   const say = options.say ?? (() => {});
   const bySetting = new Map<string, number[]>();
   sessions.forEach((session, index) => {
     const name = settingName(session.spec, session.classes.length);
     bySetting.set(name, [...(bySetting.get(name) ?? []), index]);
   });
-  const nets: number[] = new Array<number>(sessions.length);
+  const nets = new Array<number | null>(sessions.length).fill(null);
+  const unsolved: { setting: string; sessions: number; reason: string }[] = [];
   for (const [name, indices] of bySetting) {
     const path = options.cacheDir === null ? null : cachePath(options.cacheDir, name);
     const known = path ? await readCache(path, say) : new Map<string, number>();
@@ -84,17 +94,33 @@ export async function onlineOptima(
       say(`online optimum: solving policy/optimal's table for ${name} (${missing.size} new streams; up to minutes, once per setting)`);
       const { spec } = sessions[indices[0] as number] as (typeof sessions)[number];
       const rules = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
-      for (const classes of missing) known.set(classes, optimalRealized(decodeClasses(classes), rules, recipeOf(spec.stream)).net);
+      try {
+        for (const classes of missing) known.set(classes, optimalRealized(decodeClasses(classes), rules, recipeOf(spec.stream)).net);
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        unsolved.push({ setting: name, sessions: indices.length, reason: error.message });
+        say(`online optimum: not computed for ${name}: ${error.message}`);
+        continue;
+      }
       // Read again before writing: another process may have added streams meanwhile.
       if (path) await writeJsonAtomic(path, Object.fromEntries([...(await readCache(path, say)), ...known]));
     }
     for (const i of indices) nets[i] = known.get((sessions[i] as (typeof sessions)[number]).classes) as number;
   }
-  return nets;
+  return { nets, unsolved };
 }
 
-/** The loaded sessions with policy/optimal's net on each one's stream. */
-export async function withOnlineOptima(sessions: readonly LoadedSession[], options: OnlineOptimumOptions): Promise<LoadedSession[]> {
-  const nets = await onlineOptima(sessions, options);
-  return sessions.map((session, i) => ({ ...session, onlineOptimum: nets[i] as number }));
+/** The loaded sessions with policy/optimal's net on each one's stream where its table is in reach, and those it is not for. */
+export async function withOnlineOptima(
+  sessions: readonly LoadedSession[],
+  options: OnlineOptimumOptions,
+): Promise<{ sessions: LoadedSession[]; unsolved: OnlineOptima['unsolved'] }> {
+  const { nets, unsolved } = await onlineOptima(sessions, options);
+  return {
+    sessions: sessions.map((session, i) => {
+      const net = nets[i];
+      return net === null || net === undefined ? session : { ...session, onlineOptimum: net };
+    }),
+    unsolved,
+  };
 }

@@ -60,11 +60,11 @@ async function onlineOptimaOf(
 ): Promise<Map<string, number>> {
   const scored = summaries.filter((s) => !s.mechanicalFailure && s.spec.rung !== 'R3');
   const streams = await Promise.all(scored.map((s) => readStoredStream(runLayout.stream(runDir, s.spec.seed))));
-  const nets = await onlineOptima(
+  const { nets } = await onlineOptima(
     scored.map((s, i) => ({ spec: s.spec, classes: encodeClasses(classSequence(streams[i] as (typeof streams)[number])) })),
     options,
   );
-  return new Map(scored.map((s, i) => [s.sessionKey, nets[i] as number]));
+  return new Map(scored.flatMap((s, i) => (typeof nets[i] === 'number' ? [[s.sessionKey, nets[i]] as const] : [])));
 }
 
 function pooledOnline(summaries: readonly SessionSummary[], optima: ReadonlyMap<string, number> | null): PooledOnlineMetrics | null {

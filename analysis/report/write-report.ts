@@ -233,7 +233,12 @@ export async function writeReport(
   );
   const runDirs = dirs.filter((dir) => !isTrainingDir(dir));
   const read = runDirs.length > 0 ? await loadRuns(runDirs) : { runs: [], sessions: [], exclusions: [] };
-  const loaded = { ...read, sessions: await withOnlineOptima(read.sessions, online) };
+  const measured = await withOnlineOptima(read.sessions, online);
+  const unsolved = measured.unsolved.map((u) => ({
+    what: `online Score of ${u.sessions} sessions at ${u.setting}`,
+    reason: `policy/optimal's table is out of reach (${u.reason})`,
+  }));
+  const loaded = { ...read, sessions: measured.sessions, exclusions: [...read.exclusions, ...unsolved] };
   if (loaded.sessions.length === 0 && training.length === 0) {
     const why = [...loaded.exclusions, ...trainingExclusions]
       .slice(0, 3)

@@ -26,7 +26,7 @@ writeSyntheticRun(runDir, {
 
 async function armsWith(cacheDir: string | null): Promise<Arm[]> {
   const loaded = await loadRuns([runDir]);
-  return groupArms(await withOnlineOptima(loaded.sessions, { cacheDir }));
+  return groupArms((await withOnlineOptima(loaded.sessions, { cacheDir })).sessions);
 }
 
 const armOf = (arms: readonly Arm[], model: string, rung: string) =>
@@ -62,7 +62,7 @@ describe("the online Score: each session against policy/optimal's net on its own
   it('keeps the nets in the cache and reads them back instead of solving again', async () => {
     const cacheDir = join(dir, 'cache');
     const said: string[] = [];
-    const first = await withOnlineOptima((await loadRuns([runDir])).sessions, { cacheDir, say: (line) => said.push(line) });
+    const { sessions: first } = await withOnlineOptima((await loadRuns([runDir])).sessions, { cacheDir, say: (line) => said.push(line) });
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/^online optimum: solving policy\/optimal's table for T20-B3-K0-.* \(6 new streams/);
     const [file] = readdirSync(join(cacheDir, 'online-optimum-v1'));
@@ -74,21 +74,21 @@ describe("the online Score: each session against policy/optimal's net on its own
     writeFileSync(path, JSON.stringify({ ...stored, [classes]: 1234 }));
     said.length = 0;
     const spec = first[0]?.spec as (typeof first)[number]['spec'];
-    expect(await onlineOptima([{ spec, classes }], { cacheDir, say: (line) => said.push(line) })).toEqual([1234]);
+    expect(await onlineOptima([{ spec, classes }], { cacheDir, say: (line) => said.push(line) })).toEqual({ nets: [1234], unsolved: [] });
     expect(said).toEqual([]);
   });
 
   it('ignores a malformed cache, says so in one line and writes it again', async () => {
     const cacheDir = join(dir, 'broken-cache');
     const sessions = (await loadRuns([runDir])).sessions;
-    const expected = (await withOnlineOptima(sessions, { cacheDir: null })).map((s) => s.onlineOptimum);
+    const expected = (await withOnlineOptima(sessions, { cacheDir: null })).sessions.map((s) => s.onlineOptimum);
     await withOnlineOptima(sessions, { cacheDir });
     const [file] = readdirSync(join(cacheDir, 'online-optimum-v1'));
     const path = join(cacheDir, 'online-optimum-v1', file as string);
     writeFileSync(path, '{"not a class sequence": "x"');
     const said: string[] = [];
     const again = await withOnlineOptima(sessions, { cacheDir, say: (line) => said.push(line) });
-    expect(again.map((s) => s.onlineOptimum)).toEqual(expected);
+    expect(again.sessions.map((s) => s.onlineOptimum)).toEqual(expected);
     expect(said[0]).toMatch(/^online optimum: ignoring the cache .*; it is rewritten$/);
     expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')))).toHaveLength(new Set(sessions.map((s) => s.classes)).size);
   });
@@ -121,5 +121,18 @@ describe("the online Score: each session against policy/optimal's net on its own
     expect(Number(online.find((r) => r.Model === 'policy/eager')?.['Online Score R0'])).toBeLessThan(1);
     for (const format of ['md', 'tex']) expect(existsSync(join(out, 'tables', `online-score.${format}`))).toBe(true);
     expect(readFileSync(join(out, 'tables', 'online-score.md'), 'utf8')).toContain('Online Score R0');
+  });
+
+  it('leaves sessions whose table is out of reach without one, and the report says why', async () => {
+    const longRun = join(dir, 'long');
+    writeSyntheticRun(longRun, { name: 'long', models: ['policy/commit-at-2'], rungs: ['R1'], seeds: [2000], stream: { length: 200 } });
+    const out = join(dir, 'long-report');
+    await writeReport([longRun], out, { cacheDir: null });
+    expect(readFileSync(join(out, 'exclusions.md'), 'utf8')).toMatch(
+      /- online Score of 1 sessions at T200-B3-K0-.*: policy\/optimal's table is out of reach \(optimal: the exact table for T=200, B=3, K=0, N=8 has .* states/,
+    );
+    const [cell] = parseCsv(readFileSync(join(out, 'tables', 'cells.csv'), 'utf8'));
+    expect([cell?.Score !== '', cell?.['Online Score'], cell?.['Online regret']]).toEqual([true, '', '']);
+    expect((await readRunResults(longRun, { cacheDir: null })).cells[0]?.online).toBeNull();
   });
 });
