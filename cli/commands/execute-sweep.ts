@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { sessionKey } from '../../core/sweep/session-spec.js';
 import type { SweepConfig } from '../../core/sweep/sweep-config.js';
@@ -13,6 +14,7 @@ import { defaultCacheDir } from '../../analysis/online-optimum.js';
 import { resultsTable, runJson } from '../print-results.js';
 import { readRunResults } from '../run-results.js';
 import { runSweep } from '../sweep-runner.js';
+import { targetFromEnv } from '../../infra/temporal-target.js';
 import type { ExecutionFlags } from './sweep-options.js';
 
 async function printEstimate(config: SweepConfig, json: boolean): Promise<void> {
@@ -86,7 +88,12 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
     say(`Audit retries and unresolved turns with: npx allocbench audit ${runDir}`);
     say(`Tables, figures and an HTML report with: npx allocbench analyze ${runDir} --out ${runDir}/report`);
   }
-  if (incomplete.length === 0) return;
+  if (incomplete.length === 0) {
+    // A complete run needs the embedded server's state no more: the run store holds everything its results, audit and
+    // report read, and running the sweep again finds every session finished. Its histories are about 60% of its bytes.
+    if (!targetFromEnv() && flags.worker && !flags.keepHistory) await rm(runLayout.temporal(runDir), { recursive: true, force: true });
+    return;
+  }
   say(`${incomplete.length} of ${results.total} sessions did not complete (exit status 3; run the same command again to replace them):`);
   for (const line of incomplete.slice(0, LISTED_SESSIONS)) say(`  ${line}`);
   if (incomplete.length > LISTED_SESSIONS) say(`  … and ${incomplete.length - LISTED_SESSIONS} more (npx allocbench status ${runDir})`);

@@ -10,6 +10,7 @@ export interface ExecutionFlags {
   out?: string;
   prices?: string;
   estimate?: boolean;
+  keepHistory?: boolean;
 }
 
 export function addExecutionOptions(command: Command): Command {
@@ -23,6 +24,10 @@ export function addExecutionOptions(command: Command): Command {
     )
     .option('--no-worker', 'with TEMPORAL_ADDRESS: start no workers here, rely on `allocbench worker` elsewhere')
     .option('--prices <file>', 'price table, USD per million tokens per model (default: config/prices.yaml)')
+    .option(
+      '--keep-history',
+      "keep the embedded server's Temporal files (temporal/) once every session completed; by default they are removed then",
+    )
     .option('--estimate', "print a dry-run estimate of the sweep's tokens and cost, and start nothing")
     .option('--json', 'print one JSON object')
     .addHelpText('after', EXIT_STATUS_HELP);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,5 +93,13 @@ describe('crash recovery', () => {
     expect(await exited(second), second.output()).toBe(0);
     expect(JSON.parse(second.output().slice(second.output().indexOf('{'))).sessions).toBe(expandSweep(config).length);
     await expectCompleteAndExact(runDir, config);
+    // Complete: the embedded server's files are gone, and the run store alone answers a second run of the sweep.
+    expect(existsSync(runLayout.temporal(runDir))).toBe(false);
+    const summaryBytes = expandSweep(config).map((spec) => readFileSync(runLayout.summary(runDir, spec), 'utf8'));
+    const again = startCli([...args, '--keep-history']);
+    started.push({ kill: () => killGroup(again) });
+    expect(await exited(again), again.output()).toBe(0);
+    expect(expandSweep(config).map((spec) => readFileSync(runLayout.summary(runDir, spec), 'utf8'))).toEqual(summaryBytes);
+    expect(existsSync(join(runLayout.temporal(runDir), 'dev.sqlite'))).toBe(true);
   }, 180_000);
 });
