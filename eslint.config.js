@@ -23,6 +23,8 @@ const coreRules = {
             '**/importer/**',
             '**/infra/**',
             '**/bench/**',
+            '**/run-store/**',
+            '**/secrets/**',
           ],
           message: 'core/ must not depend on the layers built on it.',
         },
@@ -80,7 +82,20 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   { files: ['core/**/*.ts', 'analysis/stats/**/*.ts'], rules: coreRules },
   { files: ['workflows/**/*.ts'], rules: workflowRules },
-  { files: ['protocol/**/*.ts'], rules: layerRules('workflows', 'activities', 'infra', 'workers', 'cli', 'importer', 'analysis') },
+  {
+    files: ['protocol/**/*.ts'],
+    rules: layerRules('workflows', 'activities', 'infra', 'workers', 'cli', 'importer', 'analysis', 'run-store'),
+  },
   { files: ['activities/**/*.ts', 'infra/**/*.ts'], rules: layerRules('workflows', 'workers', 'cli', 'importer', 'analysis') },
   { files: ['workers/**/*.ts', 'importer/**/*.ts', 'analysis/**/*.ts'], rules: layerRules('cli') },
+  // The run store is a layer of its own under everything that reads or writes runs: it imports only core/,
+  // protocol/ and secrets/ (and secrets/ only core/).
+  {
+    files: ['run-store/**/*.ts'],
+    rules: layerRules('workflows', 'activities', 'infra', 'workers', 'cli', 'importer', 'analysis', 'bench'),
+  },
+  {
+    files: ['secrets/**/*.ts'],
+    rules: layerRules('protocol', 'run-store', 'workflows', 'activities', 'infra', 'workers', 'cli', 'importer', 'analysis', 'bench'),
+  },
 );

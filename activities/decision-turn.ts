@@ -9,7 +9,7 @@ import { framingOf, isLocalModel, maxOutputTokens, sessionKey } from '../core/sw
 import type { StepResult } from '../protocol/activities.js';
 import { callProvider } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
-import { appendRecord, type TurnRecord } from './run-store/transcript.js';
+import type { TurnRecord } from '../run-store/transcript.js';
 import { reachedCap } from './session-caps.js';
 import { outOfStep, type CallSession } from './session-context.js';
 
@@ -23,7 +23,7 @@ const exchange = (turn: TurnRecord) => ({ user: turn.user, reply: turn.reply, to
  * as recorded.
  */
 export async function decisionTurn(providers: ProviderRegistry, session: CallSession): Promise<StepResult> {
-  const { runDir, spec, transcript, move, progress } = session;
+  const { store, spec, transcript, move, progress } = session;
   const rung = spec.rung;
   if (move.kind !== 'decide' || rung === 'R3') throw outOfStep('a decision turn asked of an R3 session');
   const t = move.call;
@@ -33,7 +33,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
     throw outOfStep(`turn ${t} is not the next decision turn (${transcript.turns.length} turns on record)`);
 
   const previous = transcript.attemptsSinceResume(t);
-  const cap = await reachedCap(runDir, spec, transcript, previous);
+  const cap = await reachedCap(store, spec, transcript, previous);
   if (cap) return { kind: 'stopped', reason: cap };
 
   const framing = framingOf(spec);
@@ -51,7 +51,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
       maxOutputTokens: maxOutputTokens(spec),
       conversationKey: key,
     },
-    { runDir, spec, sessionKey: key, transcriptPath: session.transcriptPath, t, previous },
+    { store, session: session.session, spec, sessionKey: key, t, previous },
     (reply) => parseReply(rung, reply, { strict: spec.strictParse }),
   );
   if (outcome.kind === 'stopped') return outcome;
@@ -65,7 +65,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
     ...(parsed.resolved && { how: parsed.how }),
     ...(parsed.failure && { failure: parsed.failure }),
   };
-  await appendRecord(session.transcriptPath, {
+  await store.appendTranscript(session.session, {
     type: 'turn',
     at: new Date().toISOString(),
     t,

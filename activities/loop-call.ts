@@ -10,7 +10,7 @@ import type { StepResult } from '../protocol/activities.js';
 import { callProvider } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { loopExchanges } from './loop-conversation.js';
-import { appendRecord, callsOfStep, countedTokens } from './run-store/transcript.js';
+import { callsOfStep, countedTokens } from '../run-store/transcript.js';
 import { reachedCap } from './session-caps.js';
 import { outOfStep, type CallSession } from './session-context.js';
 
@@ -29,7 +29,7 @@ function stepResult(step: ReturnType<typeof afterLoopReply>): StepResult {
  * again: attempts are keyed by the call index.
  */
 export async function loopCall(providers: ProviderRegistry, session: CallSession): Promise<StepResult> {
-  const { runDir, spec, transcript, move, rules, classes } = session;
+  const { store, spec, transcript, move, rules, classes } = session;
   if (move.kind !== 'loop-call') throw outOfStep('a decision turn at R3');
   const { call, state } = move;
   const recorded = transcript.steps.find((step) => step.call === call);
@@ -38,7 +38,7 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
     throw outOfStep(`call ${call} is not the next R3 call (${transcript.steps.length} on record)`);
 
   const previous = transcript.attemptsSinceResume(call);
-  const cap = await reachedCap(runDir, spec, transcript, previous);
+  const cap = await reachedCap(store, spec, transcript, previous);
   if (cap) return { kind: 'stopped', reason: cap };
 
   const item = session.stream.items[state.t - 1] as (typeof session.stream.items)[number];
@@ -56,7 +56,7 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
       maxOutputTokens: MAX_OUTPUT_TOKENS.R3,
       conversationKey: key,
     },
-    { runDir, spec, sessionKey: key, transcriptPath: session.transcriptPath, t: call, previous },
+    { store, session: session.session, spec, sessionKey: key, t: call, previous },
     () => ({ resolved: true as const }),
   );
   if (outcome.kind === 'stopped') return outcome;
@@ -66,7 +66,7 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
   const submission = calls.find((_, index) => step.outcomes[index]?.kind === 'submitted');
   const used = transcript.tokensUsed + (reused ? 0 : countedTokens(response.usage));
   const occurrence = classes.slice(0, state.t).filter((classId) => classId === classes[state.t - 1]).length;
-  await appendRecord(session.transcriptPath, {
+  await store.appendTranscript(session.session, {
     type: 'loop-step',
     at: new Date().toISOString(),
     call,

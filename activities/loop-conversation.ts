@@ -1,7 +1,7 @@
 import type { Exchange } from '../core/chat/conversation.js';
 import { loopToolResults, saveWrite, type ScriptRunReport } from '../core/scripts/loop-tool-results.js';
 import type { LoopCall } from '../core/scripts/read-loop-calls.js';
-import { callsOfStep, runKey, type LoopStepRecord, type Transcript } from './run-store/transcript.js';
+import { callsOfStep, runKey, type LoopStepRecord, type Transcript } from '../run-store/transcript.js';
 
 /** Exchanges already rendered, by step record: a step's exchange never changes once its runs are on record. */
 const rendered = new WeakMap<LoopStepRecord, Exchange>();

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ChatMessage, ModelReply } from '../core/chat/messages.js';
 import type { DecisionFailure } from '../core/session/session-record.js';
@@ -8,12 +7,11 @@ import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { withHeartbeat } from './heartbeat.js';
 import { identityMatches } from './providers/model-identity.js';
 import { costOf } from './providers/prices.js';
-import { redactSecrets } from './providers/redact.js';
+import { redactSecrets } from '../secrets/redact.js';
 import type { GenerateRequest, GenerateResponse, Provider } from './providers/provider.js';
-import { recordCost, type CostEntry } from './run-store/cost-ledger.js';
-import { readJsonLines } from './run-store/json-files.js';
+import type { RunStore } from '../run-store/run-store.js';
 import type { Termination } from '../core/session/termination.js';
-import { appendRecord, type AttemptRecord, type ReusedReply } from './run-store/transcript.js';
+import type { AttemptRecord, ReusedReply } from '../run-store/transcript.js';
 
 /** Paper B.6: a transport or provider exception gets at most two more attempts, 1.5 s then 3 s later. */
 export const MAX_TRANSPORT_ATTEMPTS = 3;
@@ -77,16 +75,16 @@ function recordedResponse(record: AttemptRecord & { readonly reply: ModelReply }
 /** The run's cost ledger has the recorded attempt's line (keyed by session, turn and the attempt's time), or gets it now. */
 async function ensureCostRecorded(call: CallContext, record: AttemptRecord): Promise<void> {
   if (!record.costUsd) return;
-  const entries = await readJsonLines<CostEntry>(join(call.runDir, 'costs.jsonl'));
-  if (entries.some((entry) => entry.session === call.sessionKey && entry.t === record.t && entry.at === record.at)) return;
-  await recordCost(call.runDir, { at: record.at, session: call.sessionKey, t: record.t, costUsd: record.costUsd });
+  const entry = { at: record.at, session: call.sessionKey, t: record.t, costUsd: record.costUsd };
+  if (!(await call.store.costRecorded(entry))) await call.store.recordCost(entry);
 }
 
 export interface CallContext {
-  readonly runDir: string;
+  readonly store: RunStore;
+  /** The session's folder name (sessionDirName). */
+  readonly session: string;
   readonly spec: SessionSpec;
   readonly sessionKey: string;
-  readonly transcriptPath: string;
   readonly t: number;
   /** Attempts already recorded for this turn since the last replacement run. */
   readonly previous: readonly AttemptRecord[];
@@ -168,7 +166,7 @@ export async function callProvider<P extends Parsed>(
   const transportErrors = call.previous.filter((a) => a.outcome === 'transport-error').length;
   const record = async (fields: Omit<AttemptRecord, 'type' | 'at' | 't' | 'attempt' | 'activityAttempt'>): Promise<AttemptRecord> => {
     const entry: AttemptRecord = { type: 'attempt', at: new Date().toISOString(), t, attempt, activityAttempt, ...fields };
-    await appendRecord(call.transcriptPath, entry);
+    await call.store.appendTranscript(call.session, entry);
     return entry;
   };
   const rung = spec.rung;
@@ -230,7 +228,7 @@ export async function callProvider<P extends Parsed>(
       reply: { text: response.text, toolCalls: response.toolCalls },
     });
     crashAfterReplyIfAsked(t, activityAttempt);
-    if (costUsd) await recordCost(call.runDir, { at: recorded.at, session: call.sessionKey, t, costUsd });
+    if (costUsd) await call.store.recordCost({ at: recorded.at, session: call.sessionKey, t, costUsd });
     if (!askAgain) return { kind: 'reply', response, parsed };
     emptyReplies++;
   }

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { matchesGold } from '../core/scripts/answer-match.js';
 import { withHeartbeat } from './heartbeat.js';
 import type { ScriptActivities, ScriptRunInput } from '../protocol/activities.js';
-import { appendRecord, callsOfStep, readTranscript, runKey, type ExecutionOutcome, type Transcript } from './run-store/transcript.js';
+import { callsOfStep, runKey, type ExecutionOutcome, type Transcript } from '../run-store/transcript.js';
 import type { ScriptSandbox } from './sandbox/script-sandbox.js';
 import { loadSessionContext, openSession } from './session-context.js';
 
@@ -44,7 +44,7 @@ export const SCRIPT_RUNS_BEFORE_WORKER_LOST = 3;
 export function createScriptActivities(sandbox: ScriptSandbox): ScriptActivities {
   return {
     async runScript({ runDir, session, call, index }: ScriptRunInput): Promise<void> {
-      const { spec, transcriptPath: path, transcript } = await openSession({ runDir, session });
+      const { store, spec, transcript } = await openSession({ runDir, session });
       if (transcript.executions.has(runKey(call, index))) return;
       const step = transcript.steps.find((recorded) => recorded.call === call);
       const outcomeKind = step?.outcomes[index]?.kind;
@@ -52,7 +52,7 @@ export function createScriptActivities(sandbox: ScriptSandbox): ScriptActivities
       if (!step || outcomeKind !== 'run' || run?.tool !== 'run_script')
         throw ApplicationFailure.nonRetryable(`call ${call} has no script run at position ${index}`, 'SessionOutOfStep');
       const code = codeOf(transcript, run.name, call, index);
-      const item = (await loadSessionContext(runDir, spec)).stream.items[step.t - 1];
+      const item = (await loadSessionContext(store, spec)).stream.items[step.t - 1];
       if (!item) throw ApplicationFailure.nonRetryable(`problem ${step.t} is past the stream`, 'SessionOutOfStep');
       const lost = transcript.executionStarts.get(runKey(call, index)) ?? 0;
       let outcome: ExecutionOutcome;
@@ -60,15 +60,15 @@ export function createScriptActivities(sandbox: ScriptSandbox): ScriptActivities
         const error = `the sandbox worker process was lost each of the ${lost} times this script ran`;
         outcome = { ok: false, kind: 'worker-lost', error, ms: 0, logs: '' };
       } else {
-        await appendRecord(path, { type: 'execution-start', at: new Date().toISOString(), call, index });
+        await store.appendTranscript(session, { type: 'execution-start', at: new Date().toISOString(), call, index });
         outcome = await withHeartbeat(() =>
           sandbox.run(code, run.inputs, { timeoutMs: spec.script.timeoutMs, memoryMb: spec.script.memoryMb }),
         );
         // An earlier attempt, given up for lost but still alive, may have recorded this run meanwhile: one outcome per call.
-        if ((await readTranscript(path)).executions.has(runKey(call, index))) return;
+        if ((await store.readTranscript(session)).executions.has(runKey(call, index))) return;
       }
       const correct = outcome.ok && matchesGold(outcome.value, item.answer);
-      await appendRecord(path, {
+      await store.appendTranscript(session, {
         type: 'execution',
         at: new Date().toISOString(),
         call,

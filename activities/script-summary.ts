@@ -1,5 +1,5 @@
 import { loopMetrics, type LoopRecord } from '../core/scripts/loop-metrics.js';
-import type { Transcript } from './run-store/transcript.js';
+import type { Transcript } from '../run-store/transcript.js';
 
 /** An R3 transcript as the metrics read it: writes, runs, submissions and the counted refusals. */
 export function loopRecordOf(transcript: Transcript, classes: readonly number[], budget: number): LoopRecord {

@@ -1,8 +1,8 @@
 import type { Termination } from '../core/session/termination.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { replyOnRecord } from './provider-call.js';
-import { runCostUsd } from './run-store/cost-ledger.js';
-import type { AttemptRecord, Transcript } from './run-store/transcript.js';
+import type { RunStore } from '../run-store/run-store.js';
+import type { AttemptRecord, Transcript } from '../run-store/transcript.js';
 
 /**
  * The cap that stops a session before its next call, if any: tokens, its own
@@ -11,7 +11,7 @@ import type { AttemptRecord, Transcript } from './run-store/transcript.js';
  * have had its worker lived.
  */
 export async function reachedCap(
-  runDir: string,
+  store: RunStore,
   spec: SessionSpec,
   transcript: Transcript,
   previous: readonly AttemptRecord[],
@@ -19,6 +19,6 @@ export async function reachedCap(
   if (replyOnRecord(previous)) return null;
   if (spec.tokenCap !== null && transcript.tokensUsed >= spec.tokenCap) return 'token-cap';
   if (spec.costCap !== null && transcript.costUsd >= spec.costCap) return 'cost-cap';
-  if (spec.runCap !== null && (await runCostUsd(runDir)) >= spec.runCap) return 'run-cost-cap';
+  if (spec.runCap !== null && (await store.runCostUsd()) >= spec.runCap) return 'run-cost-cap';
   return null;
 }

@@ -3,9 +3,11 @@ import { nextMove, protocolRules, type AskMove, type Progress, type ProtocolRule
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { SessionRef } from '../protocol/activities.js';
-import { runLayout } from './run-store/run-layout.js';
-import { ensureStream } from './run-store/stream-store.js';
-import { readTranscript, type Transcript } from './run-store/transcript.js';
+import { openRunStore } from '../run-store/open-run-store.js';
+import { runParts } from '../run-store/run-layout.js';
+import type { RunStore } from '../run-store/run-store.js';
+import { ensureStream } from '../run-store/stream-store.js';
+import type { Transcript } from '../run-store/transcript.js';
 
 /** A session's stream, its class sequence and its rules, as the activities use them. */
 export interface SessionContext {
@@ -14,17 +16,18 @@ export interface SessionContext {
   readonly rules: ProtocolRules;
 }
 
-export async function loadSessionContext(runDir: string, spec: SessionSpec): Promise<SessionContext> {
-  const stream = await ensureStream(runDir, spec);
+export async function loadSessionContext(store: RunStore, spec: SessionSpec): Promise<SessionContext> {
+  const stream = await ensureStream(store, spec);
   const classes = classSequence(stream);
   return { stream, classes, rules: protocolRules(spec, classes) };
 }
 
 /** A prepared session's transcript so far and the settings its opening record holds. */
 export interface OpenSession {
-  readonly runDir: string;
+  readonly store: RunStore;
+  /** The session's folder name (sessionDirName). */
+  readonly session: string;
   readonly spec: SessionSpec;
-  readonly transcriptPath: string;
   readonly transcript: Transcript;
 }
 
@@ -32,10 +35,10 @@ export interface OpenSession {
 export const outOfStep = (message: string) => ApplicationFailure.nonRetryable(message, 'SessionOutOfStep');
 
 export async function openSession({ runDir, session }: SessionRef): Promise<OpenSession> {
-  const transcriptPath = runLayout.transcript(runDir, session);
-  const transcript = await readTranscript(transcriptPath);
-  if (!transcript.start) throw outOfStep(`${transcriptPath}: no opening record (the session was never prepared)`);
-  return { runDir, spec: transcript.start.spec, transcriptPath, transcript };
+  const store = openRunStore(runDir);
+  const transcript = await store.readTranscript(session);
+  if (!transcript.start) throw outOfStep(`${store.where(runParts.session(session))}: no opening record (the session was never prepared)`);
+  return { store, session, spec: transcript.start.spec, transcript };
 }
 
 /** Everything a model call of a session needs: its context, its transcript so far and the call the protocol asks for. */
@@ -46,7 +49,7 @@ export interface CallSession extends OpenSession, SessionContext {
 
 export async function loadCallSession(ref: SessionRef, progress: Progress): Promise<CallSession> {
   const session = await openSession(ref);
-  const context = await loadSessionContext(session.runDir, session.spec);
+  const context = await loadSessionContext(session.store, session.spec);
   const move = nextMove(progress, context.rules);
   if (move.kind === 'done') throw outOfStep(`the session is over (${move.reason}): no model call comes next`);
   return { ...session, ...context, progress, move };

@@ -6,7 +6,7 @@ import { DEFAULT_CUT } from '../core/policies/optimal-dp.js';
 import { optimalRealized, recipeOf } from '../core/policies/optimal.js';
 import { decodeClasses } from '../core/session/compact-codes.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
-import { readJsonIfExists, writeJsonAtomic } from '../activities/run-store/json-files.js';
+import { readJsonIfExists, writeJsonAtomic } from '../run-store/json-files.js';
 import type { LoadedSession } from './load/load-runs.js';
 
 /*

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseJsonExact } from '../activities/run-store/json-files.js';
+import { parseJsonExact } from '../run-store/json-files.js';
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { sessionMetrics } from '../core/metrics/session-metrics.js';
 import { BayesTable } from '../core/policies/bayes-dp.js';

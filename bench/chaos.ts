@@ -27,10 +27,10 @@ import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
 import { SERVED_LOG_VARIABLE } from '../activities/providers/policy-provider.js';
-import { readJsonIfExists, readJsonLines } from '../activities/run-store/json-files.js';
-import { runLayout } from '../activities/run-store/run-layout.js';
-import type { SessionSummary } from '../activities/run-store/session-summary.js';
-import type { TranscriptRecord } from '../activities/run-store/transcript.js';
+import { readJsonIfExists, readJsonLines } from '../run-store/json-files.js';
+import { runLayout } from '../run-store/run-layout.js';
+import type { SessionSummary } from '../run-store/session-summary.js';
+import type { TranscriptRecord } from '../run-store/transcript.js';
 import { startDevServer, type DevServer } from '../infra/dev-server.js';
 import { freePort } from '../infra/ports.js';
 

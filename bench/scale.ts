@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
-import { runLayout } from '../activities/run-store/run-layout.js';
-import { readTranscript } from '../activities/run-store/transcript.js';
+import { runLayout } from '../run-store/run-layout.js';
+import { readTranscriptFile } from '../run-store/fs-run-store.js';
 import { runSweep } from '../cli/sweep-runner.js';
 import { freePort } from '../infra/ports.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
@@ -78,7 +78,7 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
   const specs = expandSweep(config);
   let [first, last, turns] = [Infinity, 0, 0];
   for (const spec of specs) {
-    const transcript = await readTranscript(runLayout.transcript(runDir, spec));
+    const transcript = await readTranscriptFile(runLayout.transcript(runDir, spec));
     if (transcript.start) first = Math.min(first, Date.parse(transcript.start.at));
     for (const turn of transcript.turns) last = Math.max(last, Date.parse(turn.at));
     turns += transcript.turns.length;

@@ -11,8 +11,8 @@ import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
 import { experimentHash, parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { parsePolicyAgent } from '../activities/providers/policy-provider.js';
-import { runLayout } from '../activities/run-store/run-layout.js';
-import type { SessionSummary } from '../activities/run-store/session-summary.js';
+import { runLayout } from '../run-store/run-layout.js';
+import type { SessionSummary } from '../run-store/session-summary.js';
 
 /**
  * R3 as the reference builder plays it, in process: it writes where the

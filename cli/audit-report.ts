@@ -1,8 +1,8 @@
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
-import { readManifest } from '../activities/run-store/manifest.js';
-import { runLayout } from '../activities/run-store/run-layout.js';
-import { readTranscript, runKey, type AttemptRecord, type ReusedReply, type Transcript } from '../activities/run-store/transcript.js';
+import { readManifest } from '../run-store/manifest.js';
+import { openRunStore } from '../run-store/open-run-store.js';
+import { runKey, type AttemptRecord, type ReusedReply, type Transcript } from '../run-store/transcript.js';
 
 /** One decision turn that needed more than one attempt, lost an attempt, ended unresolved, or reused a recorded reply. */
 export interface AuditedTurn {
@@ -91,13 +91,14 @@ function describeTurn(transcript: Transcript, t: number): TurnDescription {
 
 /** Retries, unresolved and cut-off decisions per turn, from the transcripts (Temporal's history does not keep attempts). */
 export async function auditRun(runDir: string): Promise<AuditReport> {
-  const manifest = await readManifest(runDir);
+  const store = openRunStore(runDir);
+  const manifest = await readManifest(store);
   const turns: AuditedTurn[] = [];
   let [sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, cutOffTurns, lostAttempts, reusedReplies, cappedWaits] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0,
   ];
   for (const spec of expandSweep(manifest.config)) {
-    const transcript = await readTranscript(runLayout.transcript(runDir, spec));
+    const transcript = await store.readTranscript(spec);
     if (!transcript.start) continue;
     sessions++;
     const byTurn = new Map<number, AttemptRecord[]>();

@@ -13,7 +13,7 @@ import {
   protocolRules,
   startProgress,
 } from '../core/session/turn-protocol.js';
-import { streamForSpec } from '../activities/run-store/stream-store.js';
+import { streamForSpec } from '../run-store/stream-store.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
@@ -21,7 +21,7 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { costOf } from '../activities/providers/prices.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { providerOf } from '../protocol/task-queues.js';
-import type { Usage } from '../activities/providers/provider.js';
+import type { Usage } from '../core/chat/usage.js';
 
 /** Local models and reference policies cost nothing; hosted models cost what their price says. */
 function isFree(model: string): boolean {

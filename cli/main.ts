@@ -1,8 +1,8 @@
 #!/usr/bin/env -S node --no-node-snapshot
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
-import { redactSecrets } from '../activities/providers/redact.js';
-import { describeFilesystemFault, filesystemFaultOf } from '../activities/run-store/store-errors.js';
+import { redactSecrets } from '../secrets/redact.js';
+import { describeFilesystemFault, filesystemFaultOf } from '../run-store/store-errors.js';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { onlineMetrics, poolOnlineMetrics, type PooledOnlineMetrics } from '../core/metrics/online-metrics.js';
 import { poolMetrics, type PooledMetrics } from '../core/metrics/pooled-metrics.js';
 import { encodeClasses } from '../core/session/compact-codes.js';
@@ -8,11 +7,11 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { armKeyOf, groupByArm } from '../analysis/arms.js';
 import { validity } from '../analysis/stats/decision-rules.js';
 import { onlineOptima, type OnlineOptimumOptions } from '../analysis/online-optimum.js';
-import { readJsonIfExists } from '../activities/run-store/json-files.js';
-import { readManifest } from '../activities/run-store/manifest.js';
-import { runLayout } from '../activities/run-store/run-layout.js';
-import type { SessionSummary } from '../activities/run-store/session-summary.js';
-import { readStoredStream } from '../activities/run-store/stream-source.js';
+import { readManifest } from '../run-store/manifest.js';
+import { openRunStore } from '../run-store/open-run-store.js';
+import type { RunStore } from '../run-store/run-store.js';
+import type { SessionSummary } from '../run-store/session-summary.js';
+import { readSweepSummaries } from '../run-store/sweep-summaries.js';
 
 /** One cell of a sweep: every seed of one (model, rung, reskin, N disclosure, B, K). */
 export interface CellResult {
@@ -50,16 +49,24 @@ export interface RunResults {
   /** Sums over the same sessions. */
   readonly totals: { readonly utility: number; readonly optimum: number; readonly commitments: number; readonly unresolved: number };
   readonly cells: readonly CellResult[];
+  /** Summaries that are there but unreadable, one line each naming the file or object: counted as not finished. */
+  readonly unreadable: readonly string[];
 }
 
 /** policy/optimal's net on the stream of each session that counts (finished, no mechanical failure, not at R3), by session key. */
 async function onlineOptimaOf(
-  runDir: string,
+  store: RunStore,
   summaries: readonly SessionSummary[],
   options: OnlineOptimumOptions,
 ): Promise<Map<string, number>> {
   const scored = summaries.filter((s) => !s.mechanicalFailure && s.spec.rung !== 'R3');
-  const streams = await Promise.all(scored.map((s) => readStoredStream(runLayout.stream(runDir, s.spec.seed))));
+  const streams = await Promise.all(
+    scored.map(async (s) => {
+      const stream = await store.readStream(s.spec.seed);
+      if (!stream) throw new Error(`${store.location}: no stream for seed ${s.spec.seed}, which a finished session played`);
+      return stream;
+    }),
+  );
   const { nets } = await onlineOptima(
     scored.map((s, i) => ({ spec: s.spec, classes: encodeClasses(classSequence(streams[i] as (typeof streams)[number])) })),
     options,
@@ -81,11 +88,14 @@ function pooledOnline(summaries: readonly SessionSummary[], optima: ReadonlyMap<
  * its streams (which may solve its table: minutes the first time per setting).
  */
 export async function readRunResults(runDir: string, online?: OnlineOptimumOptions): Promise<RunResults> {
-  const manifest = await readManifest(runDir);
+  const store = openRunStore(runDir);
+  const manifest = await readManifest(store);
   const specs = expandSweep(manifest.config);
-  const summaries = await Promise.all(specs.map((spec) => readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec))));
+  const readings = await readSweepSummaries(store, specs);
+  const summaries = readings.map((reading) => reading.summary);
+  const begun = await Promise.all(specs.map((spec, index) => (summaries[index] === undefined ? store.hasTranscript(spec) : false)));
   const finishedSummaries = summaries.filter((s): s is SessionSummary => s !== undefined);
-  const optima = online ? await onlineOptimaOf(runDir, finishedSummaries, online) : null;
+  const optima = online ? await onlineOptimaOf(store, finishedSummaries, online) : null;
   const source = manifest.import?.source ?? null;
   const cells = groupByArm(
     specs.map((spec, index) => ({ spec, summary: summaries[index] })),
@@ -119,7 +129,7 @@ export async function readRunResults(runDir: string, online?: OnlineOptimumOptio
   const valid = validSummaries.map((s) => s.metrics);
   const sum = (pick: (m: (typeof valid)[number]) => number) => valid.reduce((total, m) => total + pick(m), 0);
   return {
-    runDir,
+    runDir: store.location,
     name: manifest.name,
     total: specs.length,
     overall: valid.length > 0 ? poolMetrics(valid) : null,
@@ -131,8 +141,9 @@ export async function readRunResults(runDir: string, online?: OnlineOptimumOptio
       unresolved: sum((m) => m.unresolved),
     },
     finished: results.reduce((sum, c) => sum + c.finished, 0),
-    started: specs.filter((spec, index) => summaries[index] === undefined && existsSync(runLayout.transcript(runDir, spec))).length,
+    started: begun.filter(Boolean).length,
     mechanicalFailures: results.reduce((sum, c) => sum + c.mechanicalFailures, 0),
     cells: results,
+    unreadable: readings.flatMap((reading) => (reading.corrupt ? [reading.corrupt] : [])),
   };
 }

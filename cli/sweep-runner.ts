@@ -5,10 +5,10 @@ import { InputError } from '../core/errors.js';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
-import { checkRunDirectory, claimRunDirectory } from '../activities/run-store/manifest.js';
-import { acquireRunLock } from '../activities/run-store/run-lock.js';
-import { runLayout } from '../activities/run-store/run-layout.js';
-import { RunStoreError } from '../activities/run-store/store-errors.js';
+import { runVersions } from '../infra/run-versions.js';
+import { checkRunDirectory, claimRunDirectory } from '../run-store/manifest.js';
+import { openRunStore } from '../run-store/open-run-store.js';
+import { RunStoreError } from '../run-store/store-errors.js';
 import { startDevServer, type DevServer } from '../infra/dev-server.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
 import { ensureSearchAttributes } from '../infra/search-attributes-setup.js';
@@ -24,7 +24,7 @@ import { withProgressBar } from './sweep-progress.js';
 import { sweepResult } from './sweep-result.js';
 
 export interface SweepRunOptions {
-  /** Absolute: activities on other machines must resolve the same path (shared storage). */
+  /** Absolute, or s3://bucket/prefix: activities on other machines must reach the same run (shared storage or a bucket). */
   readonly runDir: string;
   /** gRPC port of the embedded dev server (its Web UI is on port + 1000). */
   readonly temporalPort: number;
@@ -127,18 +127,19 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
   const remote = targetFromEnv();
   if (!remote && !options.inProcessWorkers)
     throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
-  const lock = acquireRunLock(options.runDir, (line) => process.stderr.write(`allocbench: ${line}\n`));
+  const lock = await openRunStore(options.runDir).lock((line) => process.stderr.write(`allocbench: ${line}\n`));
   try {
     return await runLocked(config, options, remote);
   } catch (error) {
     throw stoppedByRunStore(error);
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 
 async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: TemporalTarget | null): Promise<SweepProgress> {
-  await checkRunDirectory(options.runDir, config);
+  const store = openRunStore(options.runDir);
+  await checkRunDirectory(store, config);
   installQuietRuntime();
   let server: DevServer | undefined;
   let connection: Connection | undefined;
@@ -146,8 +147,8 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
   let sandbox: SandboxProcess | undefined;
   try {
     if (!remote) {
-      server = await startDevServer({ dbFile: join(runLayout.temporal(options.runDir), 'dev.sqlite'), port: options.temporalPort });
-      options.say(`Temporal Web UI: ${server.uiUrl} (embedded dev server, state in ${runLayout.temporal(options.runDir)})`);
+      server = await startDevServer({ dbFile: join(store.localStateDir, 'dev.sqlite'), port: options.temporalPort });
+      options.say(`Temporal Web UI: ${server.uiUrl} (embedded dev server, state in ${store.localStateDir})`);
     }
     const target: TemporalTarget = remote ?? { address: server?.address as string, namespace: 'default' };
     connection = await connectClient(target);
@@ -155,7 +156,7 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
     // Started (or attached to) before any worker exists, so a refusal leaves no worker to shut down.
     const client = new Client({ connection, namespace: target.namespace });
     const handle = await startOrAttach(client, config, options.runDir, remote !== null);
-    await claimRunDirectory(options.runDir, config);
+    await claimRunDirectory(store, config, runVersions());
     workerConnection = options.inProcessWorkers ? await connectWorker(target) : undefined;
     const workers = workerConnection
       ? await createWorkers({

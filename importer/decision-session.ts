@@ -7,7 +7,7 @@ import { withTruncatedTail } from '../core/session/replay.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import { InputError } from '../core/errors.js';
-import type { Usage } from '../activities/providers/provider.js';
+import type { Usage } from '../core/chat/usage.js';
 import {
   toolCallsOf,
   usageOf,

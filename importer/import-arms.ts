@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
+import { resolveRunLocation } from '../run-store/run-location.js';
 import { InputError } from '../core/errors.js';
-import type { SourceSettings } from '../activities/run-store/provenance.js';
+import type { SourceSettings } from '../run-store/provenance.js';
 import { findArms, rootOf } from './find-arms.js';
 import type { Reparse, SummaryDifference, UnknownReading } from './imported-session.js';
 import { readArm } from './read-arm.js';
@@ -46,7 +46,7 @@ export async function importArms(paths: readonly string[], outDir: string, optio
   for (const found of arms) {
     try {
       const arm = await readArm(found);
-      const { status, runDir } = await writeImportedArm(arm, resolve(outDir), { root: rootOf(found), replace: options.replace });
+      const { status, runDir } = await writeImportedArm(arm, resolveRunLocation(outDir), { root: rootOf(found), replace: options.replace });
       const s = arm.settings;
       reports.push({
         source: arm.source,

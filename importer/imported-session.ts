@@ -3,10 +3,10 @@ import type { SessionMetrics } from '../core/metrics/session-metrics.js';
 import type { ScriptMetrics } from '../core/scripts/loop-metrics.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
 import type { Stream } from '../core/stream/stream.js';
-import type { Usage } from '../activities/providers/provider.js';
-import type { SessionSummary } from '../activities/run-store/session-summary.js';
+import type { Usage } from '../core/chat/usage.js';
+import type { SessionSummary } from '../run-store/session-summary.js';
 import type { Termination } from '../core/session/termination.js';
-import type { MessageRecord } from '../activities/run-store/transcript.js';
+import type { MessageRecord } from '../run-store/transcript.js';
 import type { PaperMessage, PaperUsage } from './paper-files.js';
 
 /** A stored chat message in our terms. */

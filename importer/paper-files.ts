@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { InputError } from '../core/errors.js';
-import { parseJsonExact } from '../activities/run-store/json-files.js';
+import { parseJsonExact } from '../run-store/json-files.js';
 
 /*
  * The authors' per-seed files, as far as the import reads them. Schemas are

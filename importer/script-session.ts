@@ -1,7 +1,7 @@
 import { loopMetrics } from '../core/scripts/loop-metrics.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import { InputError } from '../core/errors.js';
-import type { Usage } from '../activities/providers/provider.js';
+import type { Usage } from '../core/chat/usage.js';
 import type { Termination } from '../core/session/termination.js';
 import {
   messageRecord,

@@ -1,17 +1,16 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { parseSweepConfig, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { slug } from '../core/sweep/slug.js';
-import { readJsonIfExists } from '../activities/run-store/json-files.js';
-import { newManifest, type Manifest } from '../activities/run-store/manifest.js';
-import type { ImportProvenance } from '../activities/run-store/provenance.js';
-import { runLayout } from '../activities/run-store/run-layout.js';
-import type { SessionSummary } from '../activities/run-store/session-summary.js';
-import type { TranscriptRecord } from '../activities/run-store/transcript.js';
+import { runVersions } from '../infra/run-versions.js';
+import { newManifest } from '../run-store/manifest.js';
+import { openRunStore } from '../run-store/open-run-store.js';
+import type { ImportProvenance } from '../run-store/provenance.js';
+import { childLocation } from '../run-store/run-location.js';
+import type { WholeSession } from '../run-store/run-store.js';
+import { buildSessionSummary } from '../run-store/session-summary.js';
+import type { TranscriptRecord } from '../run-store/transcript.js';
 import type { ImportedSession } from './imported-session.js';
 import type { ImportedArm } from './read-arm.js';
 
@@ -49,31 +48,27 @@ function sweepOf(arm: ImportedArm): SweepConfig {
 }
 
 /** The files of one session: summary.json and transcript.jsonl, stamped with the import's time. */
-function sessionFiles(
-  session: ImportedSession,
-  config: SweepConfig,
-  at: string,
-): { summary: SessionSummary; transcript: TranscriptRecord[] } {
+function sessionFiles(session: ImportedSession, config: SweepConfig, at: string): WholeSession {
   const spec = expandSweep(config).find((candidate) => candidate.seed === session.seed);
   if (!spec) throw new Error(`no session for seed ${session.seed}`);
   const key = sessionKey(spec);
   const retried = new Set(session.transcript.flatMap((r) => (r.type === 'attempt' && r.outcome !== 'ok' ? [r.t] : [])));
-  const summary: SessionSummary = {
-    sessionKey: key,
+  const summary = buildSessionSummary({
     spec,
     streamHash: session.stream.hash,
     termination: session.termination,
-    mechanicalFailure: false,
     decisions: session.decisions,
     metrics: session.metrics,
-    ...(session.script && { script: { metrics: session.script } }),
-    responseModels: session.responseModels,
-    modelMismatch: false,
-    usage: session.usage,
-    costUsd: session.costUsd,
-    attempts: { total: session.calls, transportErrors: 0, permanentErrors: 0, retriedTurns: retried.size },
+    script: session.script,
+    accounting: {
+      responseModels: session.responseModels,
+      modelMismatch: false,
+      usage: session.usage,
+      costUsd: session.costUsd,
+      attempts: { total: session.calls, transportErrors: 0, permanentErrors: 0, retriedTurns: retried.size },
+    },
     finishedAt: at,
-  };
+  });
   const transcript: TranscriptRecord[] = [
     { type: 'session', at, sessionKey: key, spec, streamHash: session.stream.hash, system: '', tools: [] },
     ...session.transcript.map((record): TranscriptRecord => {
@@ -109,25 +104,6 @@ function describeChange(before: Readonly<Record<string, string>>, after: Readonl
   return [changed && `${changed} changed`, added && `${added} added`, removed && `${removed} removed`].filter(Boolean).join(', ');
 }
 
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/** Temporary directories an earlier import of this arm left when it was killed (its process is gone). */
-async function removeAbandoned(outDir: string, name: string): Promise<void> {
-  if (!existsSync(outDir)) return;
-  const pattern = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(?:importing|replaced)-(\\d+)$`);
-  for (const entry of await readdir(outDir)) {
-    const pid = Number(pattern.exec(entry)?.[1]);
-    if (pid && (pid === process.pid || !isRunning(pid))) await rm(join(outDir, entry), { recursive: true, force: true });
-  }
-}
-
 /**
  * Writes an imported arm as an ordinary run directory under `outDir`. Writing
  * goes to a temporary directory renamed into place, so nothing half-written is
@@ -139,11 +115,11 @@ export async function writeImportedArm(
   outDir: string,
   options: { root: string; replace: boolean },
 ): Promise<{ status: ImportStatus; runDir: string }> {
-  const name = importedRunName(arm.source);
-  const runDir = join(outDir, name);
-  const existing = await readJsonIfExists<Manifest>(runLayout.manifest(runDir)).catch(() => undefined);
-  if (existsSync(runDir)) {
-    if (!existing?.import) throw new InputError(`${runDir}: exists and is not an import; choose another --out`);
+  const runDir = childLocation(outDir, importedRunName(arm.source));
+  const store = openRunStore(runDir);
+  const existing = await store.readManifest().catch(() => undefined);
+  if (existing) {
+    if (!existing.import) throw new InputError(`${runDir}: exists and is not an import; choose another --out`);
     if (existing.import.source === arm.source && sameFiles(existing.import.files, arm.files)) return { status: 'unchanged', runDir };
     if (!options.replace) {
       throw new InputError(
@@ -154,32 +130,12 @@ export async function writeImportedArm(
   const importedAt = new Date().toISOString();
   const config = sweepOf(arm);
   const provenance: ImportProvenance = { source: arm.source, root: options.root, files: arm.files, settings: arm.settings, importedAt };
-  const temporary = join(outDir, `.${name}.importing-${process.pid}`);
-  await removeAbandoned(outDir, name);
-  try {
-    const write = async (path: string, text: string) => {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, text);
-    };
-    const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-    for (const session of arm.sessions) {
-      const { summary, transcript } = sessionFiles(session, config, importedAt);
-      await write(runLayout.stream(temporary, session.seed), json(session.stream));
-      await write(runLayout.summary(temporary, summary.spec), json(summary));
-      await write(runLayout.transcript(temporary, summary.spec), transcript.map((record) => JSON.stringify(record)).join('\n') + '\n');
-    }
-    // The manifest last: a directory without one is not a run directory to anything that reads runs.
-    await write(runLayout.manifest(temporary), json(newManifest(config, provenance)));
-    if (existsSync(runDir)) {
-      const old = join(outDir, `.${name}.replaced-${process.pid}`);
-      await rename(runDir, old);
-      await rename(temporary, runDir);
-      await rm(old, { recursive: true, force: true });
-      return { status: 'replaced', runDir };
-    }
-    await rename(temporary, runDir);
-    return { status: 'imported', runDir };
-  } finally {
-    await rm(temporary, { recursive: true, force: true });
-  }
+  const sessions = arm.sessions.map((session) => sessionFiles(session, config, importedAt));
+  await store.writeWholeRun(
+    newManifest(config, runVersions(), provenance),
+    arm.sessions.map((session) => session.stream),
+    sessions,
+    existing !== undefined,
+  );
+  return { status: existing ? 'replaced' : 'imported', runDir };
 }

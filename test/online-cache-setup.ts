@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readSourceStream } from '../activities/run-store/stream-source.js';
+import { readSourceStream } from '../run-store/stream-source.js';
 import { onlineOptima } from '../analysis/online-optimum.js';
 import { encodeClasses } from '../core/session/compact-codes.js';
 import { drawClassSequence } from '../core/stream/class-sequence.js';

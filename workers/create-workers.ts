@@ -5,9 +5,9 @@ import { NativeConnection, Worker, type ActivityInterceptorsFactory } from '@tem
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { createModelActivities } from '../activities/model-activities.js';
 import { ProviderRegistry } from '../activities/providers/registry.js';
-import { runLayout } from '../activities/run-store/run-layout.js';
+import { runLayout } from '../run-store/run-layout.js';
 import { projectRoot } from '../infra/project-root.js';
-import { runStoreActivityFailure } from '../activities/run-store/store-errors.js';
+import { runStoreActivityFailure } from '../run-store/store-errors.js';
 import { createStoreActivities } from '../activities/store-activities.js';
 import { providerTaskQueue, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 

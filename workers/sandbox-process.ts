@@ -15,7 +15,7 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createScriptActivities } from '../activities/script-activities.js';
-import { setTornLineReporter } from '../activities/run-store/json-files.js';
+import { setTornLineReporter } from '../run-store/json-files.js';
 import { ScriptSandbox } from '../activities/sandbox/script-sandbox.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
 import { connectWorker, targetFromEnv } from '../infra/temporal-target.js';

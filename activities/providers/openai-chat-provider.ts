@@ -4,7 +4,7 @@ import { recoverToolCalls } from '../../core/chat/recover-tool-calls.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import type { GenerateResponse, Provider } from './provider.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from '../../secrets/redact.js';
 
 /*
  * OpenAI Chat Completions through the official SDK, its own retries off:

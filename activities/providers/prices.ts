@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseOrThrow } from '../../core/validation.js';
 import { InputError } from '../../core/errors.js';
 import { priceSchema, type Price } from '../../core/sweep/price.js';
-import type { Usage } from './provider.js';
+import type { Usage } from '../../core/chat/usage.js';
 
 const priceTableSchema = z.record(z.string(), priceSchema);
 

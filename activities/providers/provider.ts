@@ -1,17 +1,5 @@
 import type { ChatMessage, ModelReply, StopReason, ToolSpec } from '../../core/chat/messages.js';
-
-/** Tokens one call used, as the provider reports them (or estimates, for policy agents). */
-export interface Usage {
-  /** Every input token of the request, cached or not. */
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Input tokens served from the provider's prompt cache. */
-  readonly cachedInputTokens: number;
-  /** Input tokens written to the prompt cache (Anthropic bills these separately). */
-  readonly cacheWriteTokens?: number;
-  /** Output tokens spent on reasoning (counted in outputTokens too), where the provider reports them. */
-  readonly reasoningTokens?: number;
-}
+import type { Usage } from '../../core/chat/usage.js';
 
 export interface GenerateRequest {
   readonly system: string;

@@ -6,7 +6,7 @@ import type { AgentView } from './agent-view.js';
 import { CallLimiter, type CallLimit } from './call-limits.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
-import { redactedError } from './redact.js';
+import { redactedError } from '../../secrets/redact.js';
 
 /** `openai/<model>[?reasoning_effort=E]`: reasoning_effort is 'none' unless set, as in the paper. */
 function openai(model: string): Provider {

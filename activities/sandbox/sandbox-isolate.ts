@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import ivm from 'isolated-vm';
 import { PRELUDE } from './isolate-prelude.js';
-import { SCRIPT_ERROR_KINDS, type JsonValue, type ScriptErrorKind, type ScriptOutcome } from './script-outcome.js';
+import { SCRIPT_ERROR_KINDS, type JsonValue, type ScriptErrorKind, type ScriptOutcome } from '../../core/scripts/script-outcome.js';
 
 /** A run's outcome before the host stamps its wall time. */
 export type RunResult = WithoutMs<ScriptOutcome>;

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { ERROR_LIMIT } from './isolate-prelude.js';
 import { SandboxIsolate, type RunResult } from './sandbox-isolate.js';
-import { DEFAULT_SANDBOX_LIMITS, SANDBOX_LIMIT_RANGES, type SandboxLimits, type ScriptOutcome } from './script-outcome.js';
+import { DEFAULT_SANDBOX_LIMITS, SANDBOX_LIMIT_RANGES, type SandboxLimits, type ScriptOutcome } from '../../core/scripts/script-outcome.js';
 
 /** Past the time limit the host waits this long for isolated-vm's own timeout, then disposes the isolate. */
 const WALL_GRACE_MS = 25;

@@ -1,18 +1,16 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { readJsonIfExists } from '../../activities/run-store/json-files.js';
-import type { Manifest } from '../../activities/run-store/manifest.js';
-import { runLayout } from '../../activities/run-store/run-layout.js';
-import type { SessionSummary } from '../../activities/run-store/session-summary.js';
-import { readStoredStream } from '../../activities/run-store/stream-source.js';
+import type { Manifest } from '../../run-store/manifest.js';
+import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
+import type { RunStore } from '../../run-store/run-store.js';
+import type { SessionSummary } from '../../run-store/session-summary.js';
+import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
 import { encodeClasses } from '../../core/session/compact-codes.js';
 import { classSequence, type Stream } from '../../core/stream/stream.js';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 
-/** A finished, mechanically clean session, with where its files are. */
+/** A finished, mechanically clean session, with the run it is in. */
 export interface LoadedSession {
   readonly runDir: string;
   readonly runName: string;
@@ -24,7 +22,6 @@ export interface LoadedSession {
   /** The stream's hot classes (family indices), which its generator drew at the hot rate. */
   readonly hot: readonly number[];
   readonly summary: SessionSummary;
-  readonly transcriptPath: string;
   /** policy/optimal's net on the same stream, where computed (analysis/online-optimum.ts). */
   readonly onlineOptimum?: number;
 }
@@ -50,20 +47,19 @@ export interface LoadedRuns {
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
-async function readJson<T>(path: string, exclusions: Exclusion[], what: string): Promise<T | undefined> {
-  try {
-    return await readJsonIfExists<T>(path);
-  } catch (error) {
-    exclusions.push({ what, reason: `unreadable ${path}: ${reasonOf(error)}` });
-    return undefined;
-  }
-}
-
-/** Reads one run directory's finished sessions; everything else becomes an exclusion. */
+/** Reads one run's finished sessions; everything else becomes an exclusion, each session at most once. */
 async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: LoadedRun; sessions: LoadedSession[] } | undefined> {
-  if (!existsSync(runDir)) return void exclusions.push({ what: runDir, reason: 'no such directory' });
-  const manifest = await readJson<Manifest>(runLayout.manifest(runDir), exclusions, runDir);
-  if (!manifest) return void exclusions.push({ what: runDir, reason: 'not a run directory (no manifest.json)' });
+  const store = openRunStore(runDir);
+  let manifest: Manifest | undefined;
+  try {
+    manifest = await store.readManifest();
+  } catch (error) {
+    return void exclusions.push({ what: runDir, reason: reasonOf(error) });
+  }
+  if (!manifest) {
+    const reason = (await store.exists()) ? 'not a run directory (no manifest.json)' : 'no such directory';
+    return void exclusions.push({ what: runDir, reason });
+  }
   let specs: SessionSpec[];
   try {
     specs = expandSweep(parseSweepConfig(manifest.config, `${runDir}: manifest config`));
@@ -72,9 +68,12 @@ async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: 
   }
   const sessions: LoadedSession[] = [];
   let finished = 0;
-  for (const spec of specs) {
+  for (const { spec, summary, corrupt } of await readSweepSummaries(store, specs)) {
     const what = `${manifest.name}: ${sessionKey(spec)}`;
-    const summary = await readJson<SessionSummary>(runLayout.summary(runDir, spec), exclusions, what);
+    if (corrupt) {
+      exclusions.push({ what, reason: `unreadable summary: ${corrupt}` });
+      continue;
+    }
     if (!summary) {
       exclusions.push({ what, reason: 'not finished (no summary.json)' });
       continue;
@@ -84,7 +83,7 @@ async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: 
       exclusions.push({ what, reason: `mechanical failure (${summary.termination}); re-run the sweep to replace it` });
       continue;
     }
-    const stream = await readStream(runLayout.stream(runDir, spec.seed), exclusions, what);
+    const stream = await readStream(store, spec.seed, exclusions, what);
     if (!stream) continue;
     if (stream.hash !== summary.streamHash) {
       exclusions.push({
@@ -95,17 +94,16 @@ async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: 
     }
     const source = manifest.import?.source ?? null;
     sessions.push({
-      runDir,
+      runDir: store.location,
       runName: manifest.name,
       source,
       spec,
       classes: encodeClasses(classSequence(stream)),
       hot: stream.hot.map((family) => FAMILY_NAMES.indexOf(family)),
       summary,
-      transcriptPath: runLayout.transcript(runDir, spec),
     });
   }
-  return { run: { runDir, name: manifest.name, sessions: specs.length, finished }, sessions };
+  return { run: { runDir: store.location, name: manifest.name, sessions: specs.length, finished }, sessions };
 }
 
 /**
@@ -130,40 +128,36 @@ function withoutDuplicates(sessions: readonly LoadedSession[], exclusions: Exclu
   });
 }
 
-const streams = new Map<string, Promise<Stream>>();
+const streams = new Map<string, Promise<Stream | undefined>>();
 
-/** A run directory's stored stream (each file read once), or an exclusion. */
-async function readStream(path: string, exclusions: Exclusion[], what: string): Promise<Stream | undefined> {
-  if (!streams.has(path)) streams.set(path, readStoredStream(path));
+/** A run's stored stream (each read once), or an exclusion. */
+async function readStream(store: RunStore, seed: number, exclusions: Exclusion[], what: string): Promise<Stream | undefined> {
+  const key = `${store.location}\n${seed}`;
+  if (!streams.has(key)) streams.set(key, store.readStream(seed));
   try {
-    return await (streams.get(path) as Promise<Stream>);
+    const stream = await (streams.get(key) as Promise<Stream | undefined>);
+    if (!stream) throw new Error(`${store.location} has no stream for seed ${seed}`);
+    return stream;
   } catch (error) {
-    streams.delete(path);
+    streams.delete(key);
     exclusions.push({ what, reason: `no readable stream (${reasonOf(error)})` });
     return undefined;
   }
 }
 
-/** A run directory, or a directory of them (an import's --out, a runs/ folder): the run directories it names. */
-function runDirectoriesIn(path: string): string[] {
-  if (!existsSync(path) || existsSync(runLayout.manifest(path))) return [path];
-  const children = readdirSync(path, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && existsSync(runLayout.manifest(join(path, entry.name))))
-    .map((entry) => join(path, entry.name))
-    .sort();
-  return children.length > 0 ? children : [path];
-}
-
-/** Reads run directories for analysis. Never talks to Temporal and never throws on bad data: it excludes and says why. */
+/** Reads runs for analysis: run directories, s3:// locations, or folders of them. Never talks to Temporal and never throws on bad data: it excludes and says why. */
 export async function loadRuns(runDirs: readonly string[]): Promise<LoadedRuns> {
   const exclusions: Exclusion[] = [];
   const runs: LoadedRun[] = [];
   const sessions: LoadedSession[] = [];
-  for (const runDir of runDirs.flatMap(runDirectoriesIn)) {
-    const loaded = await loadRun(runDir, exclusions);
-    if (!loaded) continue;
-    runs.push(loaded.run);
-    sessions.push(...loaded.sessions);
+  for (const location of runDirs) {
+    const found = await runsUnder(location);
+    for (const runDir of found.length > 0 ? found : [location]) {
+      const loaded = await loadRun(runDir, exclusions);
+      if (!loaded) continue;
+      runs.push(loaded.run);
+      sessions.push(...loaded.sessions);
+    }
   }
   return { runs, sessions: withoutDuplicates(sessions, exclusions), exclusions };
 }

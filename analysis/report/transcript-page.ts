@@ -1,5 +1,5 @@
 import type { ModelReply } from '../../core/chat/messages.js';
-import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
+import type { TranscriptRecord } from '../../run-store/transcript.js';
 import { escapeHtml, page } from './html.js';
 
 const block = (label: string, text: string, cls = '') => `<p class="${cls}"><b>${escapeHtml(label)}</b></p><pre>${escapeHtml(text)}</pre>`;

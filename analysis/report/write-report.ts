@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { sessionDirName, sessionKey } from '../../core/sweep/session-spec.js';
-import { readJsonLines } from '../../activities/run-store/json-files.js';
-import { runLayout } from '../../activities/run-store/run-layout.js';
-import { readStoredStream } from '../../activities/run-store/stream-source.js';
-import type { TranscriptRecord } from '../../activities/run-store/transcript.js';
+import { CorruptRunDataError } from '../../run-store/corrupt-data.js';
+import { openRunStore } from '../../run-store/open-run-store.js';
+import type { TranscriptRecord } from '../../run-store/transcript.js';
+import type { Stream } from '../../core/stream/stream.js';
 import { groupArms, type Arm } from '../arms.js';
 import { defaultCacheDir, withOnlineOptima, type OnlineOptimumOptions } from '../online-optimum.js';
 import {
@@ -107,6 +107,13 @@ function tablesOf(sessions: readonly LoadedSession[], arms: readonly Arm[], list
   ];
 }
 
+/** A loaded session's stream, which loadRuns has read and checked already. */
+async function streamOf(session: LoadedSession): Promise<Stream> {
+  const stream = await openRunStore(session.runDir).readStream(session.spec.seed);
+  if (!stream) throw new Error(`${session.runDir}: the stream of seed ${session.spec.seed} is gone`);
+  return stream;
+}
+
 async function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonly Ladder[]): Promise<Figure[]> {
   const first = [...loaded.sessions].sort((a, b) => a.spec.seed - b.spec.seed)[0];
   const figures: Figure[] = [];
@@ -114,9 +121,7 @@ async function figuresOf(loaded: LoadedRuns, arms: readonly Arm[], list: readonl
     figures.push({
       id: 'optimal-policy',
       caption: `Defer-then-confirm on seed ${first.spec.seed}'s first 15 items: pass on first sight, build on confirmed recurrence (B = ${first.spec.budget}).`,
-      spec: optimalPolicySpec(
-        optimalPolicyData(await readStoredStream(runLayout.stream(first.runDir, first.spec.seed)), first.spec.budget),
-      ),
+      spec: optimalPolicySpec(optimalPolicyData(await streamOf(first), first.spec.budget)),
     });
   }
   const core = coreFirstSightData(list);
@@ -265,7 +270,14 @@ export async function writeReport(
   const links: string[] = [];
   for (const session of loaded.sessions) {
     const file = transcriptFile(session.runName, sessionDirName(session.spec));
-    const records = await readJsonLines<TranscriptRecord>(session.transcriptPath);
+    const records = await openRunStore(session.runDir)
+      .readTranscriptRecords(session.spec)
+      .catch((error: unknown): TranscriptRecord[] => {
+        // A transcript that cannot be read does not take the report down: its page says which, in one line.
+        if (!(error instanceof CorruptRunDataError)) throw error;
+        process.stderr.write(`allocbench: ${error.message}\n`);
+        return [];
+      });
     await writeFile(join(outDir, 'sessions', file), transcriptPage(`${session.runName}: ${sessionKey(session.spec)}`, records));
     links.push(
       `<li><a href="sessions/${escapeHtml(file)}">${escapeHtml(`${session.runName}: ${sessionKey(session.spec)}`)}</a> (${escapeHtml(session.summary.termination)})</li>`,

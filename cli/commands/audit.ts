@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolveRunLocation } from '../../run-store/run-location.js';
 import type { Command } from 'commander';
 import { auditRun, type AuditedTurn } from '../audit-report.js';
 import { printJson, table } from '../format.js';
@@ -23,10 +23,10 @@ export function registerAudit(program: Command): void {
     .description(
       'retries, unresolved and cut-off decisions per turn of a run, with the stop reason and wait of every attempt and replies reused after a dead worker (from its transcripts)',
     )
-    .argument('<run>', 'run directory')
+    .argument('<run>', 'run directory or s3://bucket/prefix')
     .option('--json', 'print one JSON object')
     .action(async (run: string, flags: { json?: boolean }) => {
-      const report = await auditRun(resolve(run));
+      const report = await auditRun(resolveRunLocation(run));
       if (flags.json) return printJson(report);
       const rows = report.turns.map((turn) => [
         turn.session,

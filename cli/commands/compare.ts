@@ -1,3 +1,4 @@
+import { resolveRunLocation } from '../../run-store/run-location.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -20,7 +21,7 @@ export function registerCompare(program: Command): void {
     .requiredOption('--b <model>', 'the arm compared with it')
     .option('--out <dir>', 'also write the table as Markdown, CSV and LaTeX here, and the figure as figures/transfer.svg and .png')
     .action(async (runDirs: string[], flags: { a: string; b: string; out?: string }) => {
-      const loaded = await loadRuns(runDirs.map((dir) => resolve(dir)));
+      const loaded = await loadRuns(runDirs.map(resolveRunLocation));
       const arms = groupArms(loaded.sessions);
       const table = transferTable(arms, flags.a, flags.b);
       process.stdout.write(toMarkdown(table));

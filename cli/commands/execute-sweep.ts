@@ -3,10 +3,10 @@ import { resolve } from 'node:path';
 import { sessionKey } from '../../core/sweep/session-spec.js';
 import type { SweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { readJsonIfExists } from '../../activities/run-store/json-files.js';
-import { runLayout } from '../../activities/run-store/run-layout.js';
-import type { SessionSummary } from '../../activities/run-store/session-summary.js';
-import { sourceStreamConfig } from '../../activities/run-store/stream-source.js';
+import { openRunStore } from '../../run-store/open-run-store.js';
+import { isObjectStoreLocation, resolveRunLocation } from '../../run-store/run-location.js';
+import { sourceStreamConfig } from '../../run-store/stream-source.js';
+import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
 import { estimateSweep } from '../cost-estimate.js';
 import { IncompleteRunError } from '../exit-status.js';
 import { printJson, table } from '../format.js';
@@ -51,12 +51,11 @@ async function withSourceStreams(config: SweepConfig): Promise<SweepConfig> {
 /** Sessions listed one per line when some did not complete; the rest are counted. */
 const LISTED_SESSIONS = 20;
 
-/** Every session of the run that did not complete: no summary (its workflow failed or never ran), or a mechanical failure. */
+/** Every session of the run that did not complete: no summary (its workflow failed or never ran), an unreadable one, or a mechanical failure. */
 async function incompleteSessions(config: SweepConfig, runDir: string): Promise<string[]> {
-  const specs = expandSweep(config);
-  const summaries = await Promise.all(specs.map((spec) => readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec))));
-  return specs.flatMap((spec, index) => {
-    const summary = summaries[index];
+  const readings = await readSweepSummaries(openRunStore(runDir), expandSweep(config));
+  return readings.flatMap(({ spec, summary, corrupt }) => {
+    if (corrupt) return [`${sessionKey(spec)} (${corrupt})`];
     if (!summary) return [`${sessionKey(spec)} (did not finish: its workflow failed)`];
     return summary.mechanicalFailure ? [`${sessionKey(spec)} (mechanical failure: ${summary.termination})`] : [];
   });
@@ -66,7 +65,7 @@ async function incompleteSessions(config: SweepConfig, runDir: string): Promise<
 export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags): Promise<void> {
   const config = await withSourceStreams(requested);
   if (flags.estimate) return printEstimate(config, Boolean(flags.json));
-  const runDir = resolve(flags.out ?? `runs/${config.name}`);
+  const runDir = resolveRunLocation(flags.out ?? `runs/${config.name}`);
   const say = (line: string) => process.stderr.write(`${line}\n`);
   say(`Sweep ${config.name}: run directory ${runDir}`);
   const progress = await runSweep(config, {
@@ -86,7 +85,8 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
     say(`${results.finished}/${results.total} sessions finished${failed}.`);
     say(`Results in ${runDir}: manifest.json, streams/, sessions/<session>/summary.json and transcript.jsonl.`);
     say(`Audit retries and unresolved turns with: npx allocbench audit ${runDir}`);
-    say(`Tables, figures and an HTML report with: npx allocbench analyze ${runDir} --out ${runDir}/report`);
+    const reportDir = isObjectStoreLocation(runDir) ? `reports/${config.name}` : `${runDir}/report`;
+    say(`Tables, figures and an HTML report with: npx allocbench analyze ${runDir} --out ${reportDir}`);
   }
   if (incomplete.length === 0) {
     // A complete run needs the embedded server's state no more: the run store holds everything its results, audit and

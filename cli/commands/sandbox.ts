@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { DEFAULT_SANDBOX_LIMITS, SANDBOX_LIMIT_RANGES, type ScriptOutcome } from '../../activities/sandbox/script-outcome.js';
+import { DEFAULT_SANDBOX_LIMITS, SANDBOX_LIMIT_RANGES, type ScriptOutcome } from '../../core/scripts/script-outcome.js';
 import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
 import { InputError } from '../../core/errors.js';
 import { integerIn } from '../options.js';

@@ -1,20 +1,16 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { readManifest } from '../../activities/run-store/manifest.js';
+import { readManifest } from '../../run-store/manifest.js';
+import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
+import { resolveRunLocation } from '../../run-store/run-location.js';
 import { connectClient, targetFromEnv } from '../../infra/temporal-target.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { printJson, table } from '../format.js';
 import { readRunResults, type RunResults } from '../run-results.js';
 
-function runDirectories(paths: readonly string[]): string[] {
-  if (paths.length > 0) return paths.map((path) => resolve(path));
-  const root = resolve('runs');
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, 'manifest.json')))
-    .map((entry) => join(root, entry.name));
+/** The runs named, or every run under ./runs. */
+async function runLocations(paths: readonly string[]): Promise<string[]> {
+  return paths.length > 0 ? paths.map(resolveRunLocation) : runsUnder('runs');
 }
 
 /**
@@ -25,7 +21,9 @@ function runDirectories(paths: readonly string[]): string[] {
 async function runningSessions(runDirs: readonly string[]): Promise<Map<string, number> | null> {
   const target = targetFromEnv();
   if (!target) return null;
-  const prefixes = await Promise.all(runDirs.map(async (runDir) => `${sweepWorkflowId((await readManifest(runDir)).config)}/`));
+  const prefixes = await Promise.all(
+    runDirs.map(async (runDir) => `${sweepWorkflowId((await readManifest(openRunStore(runDir))).config)}/`),
+  );
   const connection = await connectClient(target);
   try {
     const client = new Client({ connection, namespace: target.namespace });
@@ -46,10 +44,11 @@ export function registerStatus(program: Command): void {
     .description(
       'progress and validity of run directories (default: every run under ./runs): sessions finished, in flight (begun, not finished) and waiting',
     )
-    .argument('[runs...]', 'run directories')
+    .argument('[runs...]', 'run directories or s3://bucket/prefix locations')
     .option('--json', 'print one JSON object')
     .action(async (paths: string[], flags: { json?: boolean }) => {
-      const runs: RunResults[] = await Promise.all(runDirectories(paths).map((dir) => readRunResults(dir)));
+      const runs: RunResults[] = await Promise.all((await runLocations(paths)).map((dir) => readRunResults(dir)));
+      for (const line of runs.flatMap((run) => run.unreadable)) process.stderr.write(`allocbench: ${line} (counted as not finished)\n`);
       const running = await runningSessions(runs.map((run) => run.runDir));
       const rows = runs.map((run) => ({
         name: run.name,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
-import { readSourceStream } from '../../activities/run-store/stream-source.js';
+import { readSourceStream } from '../../run-store/stream-source.js';
 import { generateStream } from '../../core/stream/generate-stream.js';
 import type { Stream } from '../../core/stream/stream.js';
 import { printJson, table } from '../format.js';

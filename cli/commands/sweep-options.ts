@@ -15,7 +15,7 @@ export interface ExecutionFlags {
 
 export function addExecutionOptions(command: Command): Command {
   return command
-    .option('--out <dir>', 'run directory (default: runs/<name>)')
+    .option('--out <dir>', 'run directory, or s3://bucket/prefix (default: runs/<name>)')
     .option(
       '--temporal-port <port>',
       'gRPC port of the embedded Temporal dev server; its Web UI is on port + 1000',

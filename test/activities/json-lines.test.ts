@@ -11,7 +11,7 @@ import {
   setTornLineReporter,
   type TornLine,
   type TornLineReporter,
-} from '../../activities/run-store/json-files.js';
+} from '../../run-store/json-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-jsonl-'));
 let count = 0;
@@ -123,7 +123,7 @@ describe('appending after a torn last line', () => {
   it('keeps every record when several processes append to a file whose last line is torn (a shared ledger)', async () => {
     const path = fresh();
     writeFileSync(path, lines(record(0)) + TORN);
-    const module = fileURLToPath(new URL('../../dist/activities/run-store/json-files.js', import.meta.url));
+    const module = fileURLToPath(new URL('../../dist/run-store/json-files.js', import.meta.url));
     const writer = (id: number) =>
       new Promise<string>((resolve, reject) => {
         const code = `const { appendJsonLine } = await import(${JSON.stringify(module)});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_RETRY_AFTER_SECONDS, replyOnRecord, retryWait } from '../../activities/provider-call.js';
-import type { AttemptRecord } from '../../activities/run-store/transcript.js';
+import type { AttemptRecord } from '../../run-store/transcript.js';
 
 const attempt = (fields: Partial<AttemptRecord>): AttemptRecord => ({
   type: 'attempt',

@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonIfExists, readJsonLines, writeJsonAtomic } from '../../activities/run-store/json-files.js';
-import { readTranscript } from '../../activities/run-store/transcript.js';
+import { readJsonIfExists, readJsonLines, writeJsonAtomic } from '../../run-store/json-files.js';
+import { readTranscriptFile } from '../../run-store/fs-run-store.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'allocbench-transcript-'));
 const usage = { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0 };
@@ -60,7 +60,7 @@ describe('transcripts', () => {
     ]) {
       appendFileSync(path, `${JSON.stringify(record)}\n`);
     }
-    const transcript = await readTranscript(path);
+    const transcript = await readTranscriptFile(path);
     expect(transcript.turns.map((t) => t.decision.action)).toEqual(['pass']);
     expect(transcript.tokensUsed).toBe(3 * 15);
     expect(transcript.attemptsSinceResume(1)).toHaveLength(1);

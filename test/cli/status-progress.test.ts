@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLayout } from '../../activities/run-store/run-layout.js';
+import { runLayout } from '../../run-store/run-layout.js';
 import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { runCli } from './run-cli.js';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSourceStream } from '../../activities/run-store/stream-source.js';
+import { readSourceStream } from '../../run-store/stream-source.js';
 import { freePort } from '../../infra/ports.js';
 import { HAVE_PAPER_RUNS, NO_PAPER_RUNS, PAPER_RUNS } from '../paper-artifacts.js';
 import { runCli } from './run-cli.js';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { parseJsonExact } from '../../activities/run-store/json-files.js';
+import { parseJsonExact } from '../../run-store/json-files.js';
 import { HAVE_PAPER_RUNS, NO_PAPER_RUNS, PAPER_RUNS } from '../paper-artifacts.js';
 
 /** The paper's stored streams (`stream.json` under PAPER_RUNS), read losslessly: golds beyond 2^53 arrive as BigInt. Identical files are read once. */

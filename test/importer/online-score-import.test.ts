@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readSourceStream } from '../../activities/run-store/stream-source.js';
+import { readSourceStream } from '../../run-store/stream-source.js';
 import { optimalRealized } from '../../core/policies/optimal.js';
 import { classSequence } from '../../core/stream/stream.js';
 import { runCli } from '../cli/run-cli.js';

@@ -1,4 +1,4 @@
-import type { ScriptErrorKind, ScriptOutcome } from '../../activities/sandbox/script-outcome.js';
+import type { ScriptErrorKind, ScriptOutcome } from '../../core/scripts/script-outcome.js';
 
 /** A script that tries to hang, exhaust, escape or confuse the sandbox, and the outcome it must get. */
 export interface HostileScript {

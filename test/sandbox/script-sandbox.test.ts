@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
-import type { ScriptOutcome } from '../../activities/sandbox/script-outcome.js';
+import type { ScriptOutcome } from '../../core/scripts/script-outcome.js';
 import { getFamily } from '../../core/families/registry.js';
 import { HOSTILE_SCRIPTS } from './hostile-scripts.js';
 

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseSweepConfig, type SweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { sessionKey } from '../../core/sweep/session-spec.js';
-import { runLayout } from '../../activities/run-store/run-layout.js';
-import { readTranscript } from '../../activities/run-store/transcript.js';
+import { runLayout } from '../../run-store/run-layout.js';
+import { readTranscriptFile } from '../../run-store/fs-run-store.js';
 import { freePort } from '../../infra/ports.js';
 import { decisionsOf, inProcessDecisions, startTestServer, summaryOf } from './harness.js';
 import { exited, killGroup, startCli, until } from './processes.js';
@@ -21,7 +21,7 @@ function sweepFile(dir: string, raw: Record<string, unknown>): { file: string; c
 }
 
 async function recordedTurns(runDir: string, config: SweepConfig): Promise<number> {
-  const transcripts = await Promise.all(expandSweep(config).map((spec) => readTranscript(runLayout.transcript(runDir, spec))));
+  const transcripts = await Promise.all(expandSweep(config).map((spec) => readTranscriptFile(runLayout.transcript(runDir, spec))));
   return transcripts.reduce((sum, t) => sum + t.turns.length, 0);
 }
 
@@ -31,7 +31,7 @@ async function expectCompleteAndExact(runDir: string, config: SweepConfig): Prom
     const summary = await summaryOf(runDir, spec);
     const expected = inProcessDecisions(spec);
     expect(decisionsOf(summary), sessionKey(spec)).toEqual(expected);
-    const transcript = await readTranscript(runLayout.transcript(runDir, spec));
+    const transcript = await readTranscriptFile(runLayout.transcript(runDir, spec));
     const turnLines = transcript.records.filter((r) => r.type === 'turn').map((r) => (r.type === 'turn' ? r.t : 0));
     expect(turnLines, `${sessionKey(spec)}: one turn record per decision`).toEqual(expected.map((d) => d.t));
   }

@@ -9,10 +9,8 @@ import { generateStream } from '../../core/stream/generate-stream.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import type { SweepConfig } from '../../core/sweep/sweep-config.js';
 import { parsePolicyAgent } from '../../activities/providers/policy-provider.js';
-import { readJsonIfExists } from '../../activities/run-store/json-files.js';
-import { runLayout } from '../../activities/run-store/run-layout.js';
-import type { SessionSummary } from '../../activities/run-store/session-summary.js';
-import { readTranscript } from '../../activities/run-store/transcript.js';
+import { openRunStore } from '../../run-store/open-run-store.js';
+import type { SessionSummary } from '../../run-store/session-summary.js';
 import { runSweep } from '../../cli/sweep-runner.js';
 import { startDevServer, type DevServer } from '../../infra/dev-server.js';
 import { freePort } from '../../infra/ports.js';
@@ -80,9 +78,10 @@ export function decisionTurns(spec: SessionSpec): number[] {
 }
 
 export async function summaryOf(runDir: string, spec: SessionSpec): Promise<SessionSummary> {
-  const summary = await readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec));
+  const summary = await openRunStore(runDir).readSummary(spec);
   if (!summary) throw new Error(`no summary for ${spec.model} seed ${spec.seed}`);
   return summary;
 }
 
-export const transcriptOf = (runDir: string, spec: SessionSpec) => readTranscript(runLayout.transcript(runDir, spec));
+/** A session's transcript, on disk or on S3. */
+export const transcriptOf = (runDir: string, spec: SessionSpec) => openRunStore(runDir).readTranscript(spec);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { sessionKey } from '../../core/sweep/session-spec.js';
-import { runLayout } from '../../activities/run-store/run-layout.js';
+import { runLayout } from '../../run-store/run-layout.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { startLoopback } from '../activities/providers/loopback.js';
 import { chatCompletion, functionCall } from '../activities/providers/wire.js';

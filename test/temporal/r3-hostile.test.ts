@@ -4,7 +4,7 @@ import { familyOfInputs } from '../../core/families/registry.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { REFERENCE_SCRIPTS } from '../../activities/providers/reference-scripts.js';
-import type { ExecutionRecord } from '../../activities/run-store/transcript.js';
+import type { ExecutionRecord } from '../../run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { HOSTILE_SCRIPTS } from '../sandbox/hostile-scripts.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';

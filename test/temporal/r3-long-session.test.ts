@@ -6,7 +6,7 @@ import { classSequence } from '../../core/stream/stream.js';
 import { generateStream } from '../../core/stream/generate-stream.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import type { AttemptRecord } from '../../activities/run-store/transcript.js';
+import type { AttemptRecord } from '../../run-store/transcript.js';
 import { startDevServer, type DevServer } from '../../infra/dev-server.js';
 import { freePort } from '../../infra/ports.js';
 import { scriptedCompletion, scriptedLoopCall, type WireMessage } from '../../bench/scripted-loop-model.js';

@@ -8,7 +8,7 @@ import { generateStream } from '../../core/stream/generate-stream.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { REFERENCE_SCRIPTS } from '../../activities/providers/reference-scripts.js';
-import { runKey, type LoopStepRecord, type Transcript } from '../../activities/run-store/transcript.js';
+import { runKey, type LoopStepRecord, type Transcript } from '../../run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { anthropicMessage, chatCompletion, functionCall } from '../activities/providers/wire.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';

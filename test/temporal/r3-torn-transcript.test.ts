@@ -2,9 +2,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readJsonIfExists, readJsonLinesWithTorn } from '../../activities/run-store/json-files.js';
-import type { SessionSummary } from '../../activities/run-store/session-summary.js';
-import { runKey, type TranscriptRecord } from '../../activities/run-store/transcript.js';
+import { readJsonIfExists, readJsonLinesWithTorn } from '../../run-store/json-files.js';
+import type { SessionSummary } from '../../run-store/session-summary.js';
+import { runKey, type TranscriptRecord } from '../../run-store/transcript.js';
 import { freePort } from '../../infra/ports.js';
 import { exited, killGroup, startCli } from './processes.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
-import { runKey, type Transcript, type TranscriptRecord } from '../../activities/run-store/transcript.js';
+import { runKey, type Transcript, type TranscriptRecord } from '../../run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 import { loopPosition, loopReply } from './loop-model.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import type { AttemptRecord } from '../../activities/run-store/transcript.js';
+import type { AttemptRecord } from '../../run-store/transcript.js';
 import { auditRun } from '../../cli/audit-report.js';
 import { readRunResults } from '../../cli/run-results.js';
 import { decisionTurns, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { readManifest } from '../../activities/run-store/manifest.js';
+import { openRunStore } from '../../run-store/open-run-store.js';
+import { readManifest } from '../../run-store/manifest.js';
 import { runCliWith } from '../cli/run-cli.js';
 import { serverForThisFile, summaryOf } from './harness.js';
 
@@ -68,7 +69,7 @@ describe('a run that cannot finish', () => {
     expect(status.status, status.stderr).toBe(0);
     const resumed = runCliWith(env(), run('policy/commit-at-99', out, '2000'));
     expect(resumed.status, resumed.stderr).toBe(0);
-    const [spec] = expandSweep((await readManifest(out)).config);
+    const [spec] = expandSweep((await readManifest(openRunStore(out))).config);
     expect((await summaryOf(out, spec!)).termination).toBe('stream-end');
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runLockPath } from '../../activities/run-store/run-lock.js';
+import { runLockPath } from '../../run-store/run-lock.js';
 import { freePort } from '../../infra/ports.js';
 import { runCli } from '../cli/run-cli.js';
 import { exited, killGroup, startCli, until } from './processes.js';

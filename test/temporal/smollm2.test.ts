@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { readManifest } from '../../activities/run-store/manifest.js';
-import { runLayout } from '../../activities/run-store/run-layout.js';
-import { readTranscript, type AttemptRecord } from '../../activities/run-store/transcript.js';
+import { openRunStore } from '../../run-store/open-run-store.js';
+import { readManifest } from '../../run-store/manifest.js';
+import { runLayout } from '../../run-store/run-layout.js';
+import { readTranscriptFile } from '../../run-store/fs-run-store.js';
+import type { AttemptRecord } from '../../run-store/transcript.js';
 import { freePort } from '../../infra/ports.js';
 import { projectRoot } from '../../infra/project-root.js';
 import { summaryOf } from './harness.js';
@@ -38,7 +40,7 @@ describe('a real small LLM end to end', () => {
         '--json',
       ]);
       const code = await exited(cli);
-      const { config } = await readManifest(runDir);
+      const { config } = await readManifest(openRunStore(runDir));
       for (const spec of expandSweep(config)) {
         const summary = await summaryOf(runDir, spec);
         // A session whose context ran out is a mechanical failure: the run says so with exit status 3.
@@ -48,7 +50,7 @@ describe('a real small LLM end to end', () => {
         expect(summary.responseModels).toEqual(['SmolLM2-135M-Instruct.Q4_1.gguf']);
         expect(summary.usage.estimated).toBe(false);
         expect(summary.costUsd).toBe(0);
-        const transcript = await readTranscript(runLayout.transcript(runDir, spec));
+        const transcript = await readTranscriptFile(runLayout.transcript(runDir, spec));
         expect(transcript.turns.length).toBeGreaterThan(1);
         expect(transcript.turns.some((turn) => turn.reply.text.trim().length > 0)).toBe(true);
         const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt' && r.outcome === 'ok');

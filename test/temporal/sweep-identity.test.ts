@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { runLayout } from '../../activities/run-store/run-layout.js';
+import { runLayout } from '../../run-store/run-layout.js';
 import { runCliWith } from '../cli/run-cli.js';
 import { serverForThisFile } from './harness.js';
 import { exited, killGroup, startCli, until } from './processes.js';

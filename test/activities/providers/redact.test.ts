@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../core/errors.js';
-import { configuredSecrets, redactedError, redactRecord, redactSecrets } from '../../../activities/providers/redact.js';
+import { configuredSecrets, redactedError, redactRecord, redactSecrets } from '../../../secrets/redact.js';
 import { createProvider } from '../../../activities/providers/registry.js';
 import { startLoopback } from './loopback.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLayout } from '../../../activities/run-store/run-layout.js';
+import { runLayout } from '../../../run-store/run-layout.js';
 import { groupArms } from '../../../analysis/arms.js';
 import { loadRuns } from '../../../analysis/load/load-runs.js';
 import { writeReport } from '../../../analysis/report/write-report.js';

@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { InputError } from '../../core/errors.js';
+import { InputError } from '../core/errors.js';
 
 /**
  * `run.lock`: a run directory is used by one `run` or `sweep` at a time (a

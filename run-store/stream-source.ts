@@ -1,23 +1,29 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputError } from '../../core/errors.js';
-import { fromPaperStream } from '../../core/stream/paper-stream.js';
-import type { StreamConfig } from '../../core/stream/stream-config.js';
-import type { Stream } from '../../core/stream/stream.js';
-import { streamHash } from '../../core/stream/stream-hash.js';
+import { InputError } from '../core/errors.js';
+import { fromPaperStream } from '../core/stream/paper-stream.js';
+import type { StreamConfig } from '../core/stream/stream-config.js';
+import type { Stream } from '../core/stream/stream.js';
+import { streamHash } from '../core/stream/stream-hash.js';
+import { CorruptRunDataError, parseStored } from './corrupt-data.js';
 import { parseJsonExact } from './json-files.js';
 import { runLayout } from './run-layout.js';
 
 /** The paper's layout: one folder per seed holding its stream.json. */
 export const paperStreamPath = (armDir: string, seed: number) => join(armDir, `seed_${seed}`, 'stream.json');
 
-/** Reads a stream file of ours (a run directory's streams/seed-<S>.json) and checks it against its hash. */
-export async function readStoredStream(path: string): Promise<Stream> {
-  const stream = parseJsonExact(await readFile(path, 'utf8')) as Stream;
+/** A stream of ours (a run's streams/seed-<S>.json), checked against its hash; `where` names it in errors. */
+export function parseStoredStream(text: string, where: string): Stream {
+  const stream = parseStored<Stream>(text, where, parseJsonExact);
   const { hash, ...body } = stream;
-  if (streamHash(body) !== hash) throw new InputError(`${path}: content does not match its hash`);
+  if (streamHash(body) !== hash) throw new CorruptRunDataError(where, 'content does not match its hash');
   return stream;
+}
+
+/** Reads a stream file of ours and checks it against its hash. */
+export async function readStoredStream(path: string): Promise<Stream> {
+  return parseStoredStream(await readFile(path, 'utf8'), path);
 }
 
 /** Reads the paper's stream.json for a seed into a Stream; errors name the file. */

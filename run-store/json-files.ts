@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
+import { CorruptRunDataError, parseStored } from './corrupt-data.js';
 
 /*
  * The run store's file primitives: whole JSON files are replaced atomically
@@ -45,13 +46,16 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
   });
 }
 
+/** A whole JSON file, undefined if there is none; one that does not parse is a CorruptRunDataError naming it. */
 export async function readJsonIfExists<T>(path: string): Promise<T | undefined> {
+  let text: string;
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
+    text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  return parseStored<T>(text, path);
 }
 
 /** A final line of a JSONL file cut short by a crash or a full disk. */
@@ -285,7 +289,7 @@ export async function readJsonLinesAfter<T>(
     const text = buffer.toString('utf8', start, end);
     if (text.trim() !== '') {
       // Only the last line can be torn (a crash or a full disk mid-append); one with lines after it is corruption.
-      if (unparsed) throw new Error(`${path}: line ${unparsed.line} is not JSON`, { cause: unparsed.error });
+      if (unparsed) throw new CorruptRunDataError(path, `line ${unparsed.line} is not JSON`);
       try {
         records.push(JSON.parse(text) as T);
       } catch (error) {

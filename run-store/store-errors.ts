@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { InputError } from '../../core/errors.js';
-import { RUN_STORE_FAILURE } from '../../protocol/failures.js';
+import { InputError } from '../core/errors.js';
+import { RUN_STORE_FAILURE } from '../protocol/failures.js';
 
 /*
  * File-system errors on the run directory that no retry mends. An activity
@@ -64,8 +64,12 @@ export async function withFile<T>(path: string, work: () => Promise<T>): Promise
   }
 }
 
-/** The non-retryable activity failure for a file-system error (undefined for any other error). */
+/** The non-retryable activity failure for a file-system or object-storage error no retry mends (undefined for any other error). */
 export function runStoreActivityFailure(error: unknown, fallbackPath?: string): ApplicationFailure | undefined {
+  if (error instanceof RunStoreError) {
+    // Object storage that refuses the run (no such bucket, bad credentials, no permission): one line, already naming the object.
+    return ApplicationFailure.create({ type: RUN_STORE_FAILURE, message: error.message, nonRetryable: true, cause: error });
+  }
   const fault = filesystemFaultOf(error);
   if (!fault) return undefined;
   const located = fault.path === undefined && fallbackPath !== undefined ? { ...fault, path: fallbackPath } : fault;

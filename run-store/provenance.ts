@@ -1,5 +1,5 @@
-import type { Rung } from '../../core/rungs/rung.js';
-import type { Reskin } from '../../core/rungs/vocabulary.js';
+import type { Rung } from '../core/rungs/rung.js';
+import type { Reskin } from '../core/rungs/vocabulary.js';
 
 /** The source settings of an imported arm, as its name and files state them. */
 export interface SourceSettings {

@@ -1,4 +1,4 @@
-import { DEFAULT_SCRIPT_SETTINGS, SCRIPT_LIMIT_RANGES } from '../../core/scripts/script-settings.js';
+import { DEFAULT_SCRIPT_SETTINGS, SCRIPT_LIMIT_RANGES } from './script-settings.js';
 
 /** Why a script run failed; every failure is an outcome, never a thrown error. */
 export const SCRIPT_ERROR_KINDS = ['compile', 'no-solve', 'throw', 'timeout', 'memory', 'non-serializable', 'output-too-large'] as const;

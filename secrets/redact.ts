@@ -1,9 +1,9 @@
 /**
  * Environment variables that hold credentials the harness reads: the
- * providers' keys and Temporal Cloud's. Any other variable named like a
+ * providers' keys, Temporal Cloud's and the run store's S3 secret. Any other variable named like a
  * credential (…_API_KEY, …_TOKEN, …_SECRET, …_PASSWORD) is treated as one too.
  */
-const SECRET_VARIABLES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENAI_COMPATIBLE_API_KEY', 'TEMPORAL_API_KEY'];
+const SECRET_VARIABLES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENAI_COMPATIBLE_API_KEY', 'TEMPORAL_API_KEY', 'AWS_SECRET_ACCESS_KEY'];
 const SECRET_NAME = /(^|_)(API_?KEY|TOKEN|SECRET|PASSWORD)$/i;
 /** Shorter values are not treated as secrets: replacing them would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 6;

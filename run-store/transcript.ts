@@ -1,15 +1,12 @@
-import type { ModelReply, StopReason, ToolCall, ToolSpec } from '../../core/chat/messages.js';
-import type { ToolResult } from '../../core/rungs/tool-results.js';
-import type { LoopOutcome } from '../../core/scripts/agent-loop.js';
-import { readLoopCalls, type LoopCall } from '../../core/scripts/read-loop-calls.js';
-import type { DecisionRecord } from '../../core/session/session-record.js';
-import type { Termination } from '../../core/session/termination.js';
-import type { SessionSpec } from '../../core/sweep/session-spec.js';
-import type { Usage } from '../providers/provider.js';
-import { redactRecord } from '../providers/redact.js';
-import type { ScriptOutcome } from '../sandbox/script-outcome.js';
-import { stat } from 'node:fs/promises';
-import { appendJsonLine, readJsonLinesAfter, reportTornLine, START_OF_FILE, type LinePosition } from './json-files.js';
+import type { ModelReply, StopReason, ToolCall, ToolSpec } from '../core/chat/messages.js';
+import type { ToolResult } from '../core/rungs/tool-results.js';
+import type { LoopOutcome } from '../core/scripts/agent-loop.js';
+import { readLoopCalls, type LoopCall } from '../core/scripts/read-loop-calls.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import type { Termination } from '../core/session/termination.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
+import type { Usage } from '../core/chat/usage.js';
+import type { ScriptOutcome } from '../core/scripts/script-outcome.js';
 
 /** Written once, when the session is prepared: what the model is told before the first turn. */
 export interface SessionStartRecord {
@@ -231,9 +228,9 @@ export function countedTokens(usage: Usage): number {
 
 /**
  * A transcript folded one record at a time, so that a reader that has folded
- * the start of the file folds only what was appended since.
+ * the start of the transcript folds only what was appended since.
  */
-class TranscriptFold {
+export class TranscriptFold {
   readonly records: TranscriptRecord[] = [];
   start?: SessionStartRecord;
   readonly turns: TurnRecord[] = [];
@@ -311,48 +308,3 @@ function insertInOrder<T>(list: T[], item: T, key: (item: T) => number): void {
   while (at > 0 && key(list[at - 1] as T) > key(item)) at--;
   list.splice(at, 0, item);
 }
-
-/** A folded transcript, where its file's intact part ended, and the file it was read from. */
-interface Folded {
-  readonly fold: TranscriptFold;
-  next: LinePosition;
-  readonly inode: number;
-}
-
-/**
- * Transcripts this process has read, by path, most recently used last: each
- * model call of a session reads only the lines appended since its previous
- * call, so a call costs the same at the end of a 300k-token session as at its
- * start. A file that shrank (a torn line moved away) or was replaced is read
- * again from the start. Bounded: a worker serves a window of sessions at a time.
- */
-const folded = new Map<string, Folded>();
-const FOLDED_TRANSCRIPTS = 64;
-
-export async function readTranscript(path: string): Promise<Transcript> {
-  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (!info) {
-    folded.delete(path);
-    return new TranscriptFold().snapshot();
-  }
-  let entry = folded.get(path);
-  if (!entry || entry.inode !== info.ino || info.size < entry.next.offset) {
-    entry = { fold: new TranscriptFold(), next: START_OF_FILE, inode: info.ino };
-  }
-  folded.delete(path);
-  folded.set(path, entry);
-  if (folded.size > FOLDED_TRANSCRIPTS) folded.delete(folded.keys().next().value as string);
-  if (info.size > entry.next.offset) {
-    const read = await readJsonLinesAfter<TranscriptRecord>(path, entry.next);
-    for (const record of read.records) entry.fold.add(record);
-    entry.next = read.next;
-    if (read.torn) reportTornLine(read.torn);
-  }
-  return entry.fold.snapshot();
-}
-
-/** Appends one record; a configured credential, in any form, never reaches the file (a reply or error that quotes one back). */
-export const appendRecord = (path: string, record: TranscriptRecord) => appendJsonLine(path, redactRecord(record));

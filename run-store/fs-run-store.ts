@@ -1,0 +1,234 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { InputError } from '../core/errors.js';
+import type { Stream } from '../core/stream/stream.js';
+import { redactRecord } from '../secrets/redact.js';
+import {
+  appendJsonLine,
+  readJsonIfExists,
+  readJsonLines,
+  readJsonLinesAfter,
+  reportTornLine,
+  START_OF_FILE,
+  writeJsonAtomic,
+  type LinePosition,
+} from './json-files.js';
+import type { Manifest } from './manifest.js';
+import { runLayout, runParts, type SessionName } from './run-layout.js';
+import { acquireRunLock } from './run-lock.js';
+import type { CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
+import type { SessionSummary } from './session-summary.js';
+import { withFile } from './store-errors.js';
+import { readStoredStream } from './stream-source.js';
+import { TranscriptFold, type Transcript, type TranscriptRecord } from './transcript.js';
+
+/** A folded transcript, where its file's intact part ended, and the file it was read from. */
+interface Folded {
+  readonly fold: TranscriptFold;
+  next: LinePosition;
+  readonly inode: number;
+}
+
+/**
+ * Transcripts this process has read, by path, most recently used last: each
+ * model call of a session reads only the lines appended since its previous
+ * call, so a call costs the same at the end of a 300k-token session as at its
+ * start. A file that shrank (a torn line moved away) or was replaced is read
+ * again from the start. Bounded: a worker serves a window of sessions at a time.
+ */
+const folded = new Map<string, Folded>();
+const FOLDED_TRANSCRIPTS = 64;
+
+/** A transcript file, folded: only the lines appended since this process last read it are parsed. */
+export async function readTranscriptFile(path: string): Promise<Transcript> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!info) {
+    folded.delete(path);
+    return new TranscriptFold().snapshot();
+  }
+  let entry = folded.get(path);
+  if (!entry || entry.inode !== info.ino || info.size < entry.next.offset) {
+    entry = { fold: new TranscriptFold(), next: START_OF_FILE, inode: info.ino };
+  }
+  folded.delete(path);
+  folded.set(path, entry);
+  if (folded.size > FOLDED_TRANSCRIPTS) folded.delete(folded.keys().next().value as string);
+  if (info.size > entry.next.offset) {
+    const read = await readJsonLinesAfter<TranscriptRecord>(path, entry.next);
+    for (const record of read.records) entry.fold.add(record);
+    entry.next = read.next;
+    if (read.torn) reportTornLine(read.torn);
+  }
+  return entry.fold.snapshot();
+}
+
+/** Running totals of cost ledgers, by path: each read reads only what was appended since. */
+const costTotals = new Map<string, { next: LinePosition; total: number }>();
+
+/** Temporary directories of whole-run writes, marked with the writing process's id. */
+const writing = (name: string) => new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(?:importing|replaced)-(\\d+)$`);
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * A run directory on a file system (shared storage, for a cluster): JSONL
+ * files that grow by appended lines, whole files replaced atomically (write,
+ * then rename), and an exclusively created lock file.
+ */
+export class FsRunStore implements RunStore {
+  constructor(readonly location: string) {}
+
+  get localStateDir(): string {
+    return runLayout.temporal(this.location);
+  }
+
+  where(part: string): string {
+    return join(this.location, part);
+  }
+
+  async exists(): Promise<boolean> {
+    return existsSync(this.location);
+  }
+
+  readManifest(): Promise<Manifest | undefined> {
+    return readJsonIfExists<Manifest>(runLayout.manifest(this.location));
+  }
+
+  async createManifest(manifest: Manifest): Promise<Manifest> {
+    const existing = await this.readManifest();
+    if (existing) return existing;
+    const path = runLayout.manifest(this.location);
+    await withFile(path, () => writeJsonAtomic(path, manifest));
+    return manifest;
+  }
+
+  async readStream(seed: number): Promise<Stream | undefined> {
+    const path = runLayout.stream(this.location, seed);
+    return existsSync(path) ? readStoredStream(path) : undefined;
+  }
+
+  async writeStream(stream: Stream): Promise<void> {
+    const path = runLayout.stream(this.location, stream.seed);
+    if (!existsSync(path)) await withFile(path, () => writeJsonAtomic(path, stream));
+  }
+
+  readTranscript(session: SessionName): Promise<Transcript> {
+    return readTranscriptFile(runLayout.transcript(this.location, session));
+  }
+
+  appendTranscript(session: SessionName, record: TranscriptRecord): Promise<void> {
+    const path = runLayout.transcript(this.location, session);
+    return withFile(path, () => appendJsonLine(path, redactRecord(record)));
+  }
+
+  async hasTranscript(session: SessionName): Promise<boolean> {
+    return existsSync(runLayout.transcript(this.location, session));
+  }
+
+  readTranscriptRecords(session: SessionName): Promise<TranscriptRecord[]> {
+    return readJsonLines<TranscriptRecord>(runLayout.transcript(this.location, session));
+  }
+
+  readSummary(session: SessionName): Promise<SessionSummary | undefined> {
+    return readJsonIfExists<SessionSummary>(runLayout.summary(this.location, session));
+  }
+
+  writeSummary(session: SessionName, summary: SessionSummary): Promise<void> {
+    const path = runLayout.summary(this.location, session);
+    return withFile(path, () => writeJsonAtomic(path, summary));
+  }
+
+  recordCost(entry: CostEntry): Promise<void> {
+    const path = runLayout.costs(this.location);
+    return withFile(path, () => appendJsonLine(path, entry));
+  }
+
+  async costRecorded(entry: CostEntry): Promise<boolean> {
+    const entries = await readJsonLines<CostEntry>(runLayout.costs(this.location));
+    return entries.some((e) => e.session === entry.session && e.t === entry.t && e.at === entry.at);
+  }
+
+  readCosts(): Promise<CostEntry[]> {
+    return readJsonLines<CostEntry>(runLayout.costs(this.location));
+  }
+
+  /** A line another worker is still writing waits for the next read. */
+  async runCostUsd(): Promise<number> {
+    const path = runLayout.costs(this.location);
+    const known = costTotals.get(path) ?? { next: START_OF_FILE, total: 0 };
+    const read = await readJsonLinesAfter<CostEntry>(path, known.next);
+    const total = read.records.reduce((sum, entry) => sum + entry.costUsd, known.total);
+    costTotals.set(path, { next: read.next, total });
+    return total;
+  }
+
+  async lock(note: (line: string) => void): Promise<RunLock> {
+    const lock = acquireRunLock(this.location, note);
+    return { where: lock.path, release: async () => lock.release() };
+  }
+
+  /** Written to a temporary directory renamed into place: a run directory is never seen half written. */
+  async writeWholeRun(manifest: Manifest, streams: readonly Stream[], sessions: readonly WholeSession[], replace: boolean): Promise<void> {
+    const outDir = dirname(this.location);
+    const name = this.location.slice(outDir.length + 1);
+    if (!replace && existsSync(this.location)) throw new InputError(`${this.location}: exists and is not an import; choose another --out`);
+    const temporary = join(outDir, `.${name}.importing-${process.pid}`);
+    await removeAbandoned(outDir, name);
+    const write = async (path: string, text: string) => {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, text);
+    };
+    const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+    try {
+      for (const stream of streams) await write(runLayout.stream(temporary, stream.seed), json(stream));
+      for (const { summary, transcript } of sessions) {
+        await write(runLayout.summary(temporary, summary.spec), json(summary));
+        await write(runLayout.transcript(temporary, summary.spec), transcript.map((record) => JSON.stringify(record)).join('\n') + '\n');
+      }
+      // The manifest last: a directory without one is not a run directory to anything that reads runs.
+      await write(runLayout.manifest(temporary), json(manifest));
+      if (replace && existsSync(this.location)) {
+        const old = join(outDir, `.${name}.replaced-${process.pid}`);
+        await rename(this.location, old);
+        await rename(temporary, this.location);
+        await rm(old, { recursive: true, force: true });
+        return;
+      }
+      await rename(temporary, this.location);
+    } finally {
+      await rm(temporary, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Temporary directories an earlier whole-run write left when it was killed (its process is gone). */
+async function removeAbandoned(outDir: string, name: string): Promise<void> {
+  if (!existsSync(outDir)) return;
+  const pattern = writing(name);
+  for (const entry of await readdir(outDir)) {
+    const pid = Number(pattern.exec(entry)?.[1]);
+    if (pid && (pid === process.pid || !isRunning(pid))) await rm(join(outDir, entry), { recursive: true, force: true });
+  }
+}
+
+/** The run directories under a directory: itself if it holds a manifest, else its children that do, sorted; none if neither. */
+export async function runDirectoriesUnder(path: string): Promise<string[]> {
+  if (existsSync(runLayout.manifest(path))) return [path];
+  if (!existsSync(path)) return [];
+  const entries = await readdir(path, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && existsSync(join(path, entry.name, runParts.manifest)))
+    .map((entry) => join(path, entry.name))
+    .sort();
+}

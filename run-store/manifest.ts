@@ -1,0 +1,64 @@
+import { InputError } from '../core/errors.js';
+import { experimentHash, type SweepConfig } from '../core/sweep/sweep-config.js';
+import type { ImportProvenance } from './provenance.js';
+import { runParts } from './run-layout.js';
+import type { RunStore } from './run-store.js';
+
+/** manifest.json: the sweep's exact settings, written when it first starts and checked on every resume. */
+export interface Manifest {
+  readonly name: string;
+  readonly experimentHash: string;
+  readonly config: SweepConfig;
+  readonly createdAt: string;
+  readonly versions: ManifestVersions;
+  /** Set on a run written by `allocbench import`: where its sessions came from. */
+  readonly import?: ImportProvenance;
+}
+
+export interface ManifestVersions {
+  readonly allocbench: string;
+  readonly node: string;
+  readonly temporalCli: string;
+}
+
+/** A changed sweep under the same name is refused, never mixed into earlier results. */
+function refuseOther(store: RunStore, existing: Manifest, config: SweepConfig): void {
+  const hash = experimentHash(config);
+  if (existing.name !== config.name || existing.experimentHash !== hash) {
+    throw new InputError(
+      `${store.location} already holds sweep '${existing.name}' with different settings (experiment ${existing.experimentHash.slice(0, 12)}, now ${hash.slice(0, 12)}); use another name or output directory`,
+    );
+  }
+}
+
+/** Checks that a run is new or holds the same experiment. Returns the existing manifest, if any. */
+export async function checkRunDirectory(store: RunStore, config: SweepConfig): Promise<Manifest | undefined> {
+  const existing = await store.readManifest();
+  if (existing) refuseOther(store, existing, config);
+  return existing;
+}
+
+/** Writes the manifest of a new run, or checks the one that stands (created only if absent, so two writers cannot both win). */
+export async function claimRunDirectory(store: RunStore, config: SweepConfig, versions: ManifestVersions): Promise<Manifest> {
+  const standing = await store.createManifest(newManifest(config, versions));
+  refuseOther(store, standing, config);
+  return standing;
+}
+
+/** The manifest of a run about to be written (an import passes its provenance). */
+export function newManifest(config: SweepConfig, versions: ManifestVersions, provenance?: ImportProvenance): Manifest {
+  return {
+    name: config.name,
+    experimentHash: experimentHash(config),
+    config,
+    createdAt: provenance?.importedAt ?? new Date().toISOString(),
+    versions,
+    ...(provenance && { import: provenance }),
+  };
+}
+
+export async function readManifest(store: RunStore): Promise<Manifest> {
+  const manifest = await store.readManifest();
+  if (!manifest) throw new InputError(`${store.location}: not a run directory (no ${runParts.manifest})`);
+  return manifest;
+}

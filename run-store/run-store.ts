@@ -1,0 +1,87 @@
+import type { Stream } from '../core/stream/stream.js';
+import type { Manifest } from './manifest.js';
+import type { SessionName } from './run-layout.js';
+import type { SessionSummary } from './session-summary.js';
+import type { Transcript, TranscriptRecord } from './transcript.js';
+
+/** One paid attempt in the run's cost ledger, so the run cost cap is checked without reading every transcript. */
+export interface CostEntry {
+  readonly at: string;
+  readonly session: string;
+  readonly t: number;
+  readonly costUsd: number;
+}
+
+/** The run's lock, held by one `run` or `sweep` at a time. */
+export interface RunLock {
+  /** The lock file's path or object's address. */
+  readonly where: string;
+  /** Gives the lock up (idempotent). */
+  release(): Promise<void>;
+}
+
+/** A whole session as an import writes it. */
+export interface WholeSession {
+  readonly summary: SessionSummary;
+  readonly transcript: readonly TranscriptRecord[];
+}
+
+/**
+ * A run's store: every read and write of a run goes through one of these,
+ * on a file system (FsRunStore) or on S3-compatible object storage
+ * (S3RunStore); the same sweep runs on either. A file or object that is there
+ * but cannot be read is a CorruptRunDataError naming it.
+ */
+export interface RunStore {
+  /** An absolute directory, or s3://bucket/prefix. */
+  readonly location: string;
+  /** The file path or s3:// address of a part of the run (runParts), for messages. */
+  where(part: string): string;
+
+  /** Whether anything is at the location (a directory, or an object under the prefix). */
+  exists(): Promise<boolean>;
+  /** The manifest, if the run has one. */
+  readManifest(): Promise<Manifest | undefined>;
+  /** Writes the manifest unless the run has one already; returns the one that stands (the caller compares it). */
+  createManifest(manifest: Manifest): Promise<Manifest>;
+
+  /** The run's copy of a seed's stream, checked against its hash; undefined if there is none. */
+  readStream(seed: number): Promise<Stream | undefined>;
+  /** Writes a seed's stream unless the run has one already. */
+  writeStream(stream: Stream): Promise<void>;
+
+  /** The transcript so far (empty if none), folded incrementally: a later read reads only records written since. */
+  readTranscript(session: SessionName): Promise<Transcript>;
+  /** Appends one record, redacted (no configured credential, in any form, is ever stored). */
+  appendTranscript(session: SessionName, record: TranscriptRecord): Promise<void>;
+  /** Whether the session has begun (its transcript exists). */
+  hasTranscript(session: SessionName): Promise<boolean>;
+  /** Every record, read afresh (a report, an audit), without the writers' fold. */
+  readTranscriptRecords(session: SessionName): Promise<TranscriptRecord[]>;
+
+  readSummary(session: SessionName): Promise<SessionSummary | undefined>;
+  /** Replaces the summary whole: no reader ever sees part of one. */
+  writeSummary(session: SessionName, summary: SessionSummary): Promise<void>;
+
+  recordCost(entry: CostEntry): Promise<void>;
+  /** Whether this attempt's cost is on the ledger (same session, turn and time). */
+  costRecorded(entry: CostEntry): Promise<boolean>;
+  /** Every entry of the ledger (an audit, a test). */
+  readCosts(): Promise<CostEntry[]>;
+  /** USD spent so far by every worker of the run. */
+  runCostUsd(): Promise<number>;
+
+  /** Takes the run's lock, or throws RunLockedError naming the holder; a stale lock is taken over and `note` told. */
+  lock(note: (line: string) => void): Promise<RunLock>;
+
+  /**
+   * Writes a whole run at once (an import): nothing half-written is ever
+   * visible as a run, since the manifest comes last; `replace` removes what
+   * the location held before, and without it a location that holds anything
+   * is refused.
+   */
+  writeWholeRun(manifest: Manifest, streams: readonly Stream[], sessions: readonly WholeSession[], replace: boolean): Promise<void>;
+
+  /** Where this machine keeps the embedded Temporal server's state for this run. */
+  readonly localStateDir: string;
+}
