@@ -91,7 +91,8 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
   if (incomplete.length === 0) {
     // A complete run needs the embedded server's state no more: the run store holds everything its results, audit and
     // report read, and running the sweep again finds every session finished. Its histories are about 60% of its bytes.
-    if (!targetFromEnv() && flags.worker && !flags.keepHistory) await rm(runLayout.temporal(runDir), { recursive: true, force: true });
+    if (!targetFromEnv() && flags.worker && !flags.keepHistory)
+      await rm(openRunStore(runDir).localStateDir, { recursive: true, force: true });
     return;
   }
   say(`${incomplete.length} of ${results.total} sessions did not complete (exit status 3; run the same command again to replace them):`);
