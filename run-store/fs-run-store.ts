@@ -14,7 +14,7 @@ import {
   writeJsonAtomic,
   type LinePosition,
 } from './json-files.js';
-import type { Manifest } from './manifest.js';
+import type { Manifest } from './manifest-record.js';
 import { runLayout, runParts, type SessionName } from './run-layout.js';
 import { acquireRunLock } from './run-lock.js';
 import type { CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';

@@ -2,24 +2,8 @@ import { InputError } from '../core/errors.js';
 import { experimentHash, type SweepConfig } from '../core/sweep/sweep-config.js';
 import type { ImportProvenance } from './provenance.js';
 import { runParts } from './run-layout.js';
+import type { Manifest, ManifestVersions } from './manifest-record.js';
 import type { RunStore } from './run-store.js';
-
-/** manifest.json: the sweep's exact settings, written when it first starts and checked on every resume. */
-export interface Manifest {
-  readonly name: string;
-  readonly experimentHash: string;
-  readonly config: SweepConfig;
-  readonly createdAt: string;
-  readonly versions: ManifestVersions;
-  /** Set on a run written by `allocbench import`: where its sessions came from. */
-  readonly import?: ImportProvenance;
-}
-
-export interface ManifestVersions {
-  readonly allocbench: string;
-  readonly node: string;
-  readonly temporalCli: string;
-}
 
 /** A changed sweep under the same name is refused, never mixed into earlier results. */
 function refuseOther(store: RunStore, existing: Manifest, config: SweepConfig): void {

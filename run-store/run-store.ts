@@ -1,5 +1,5 @@
 import type { Stream } from '../core/stream/stream.js';
-import type { Manifest } from './manifest.js';
+import type { Manifest } from './manifest-record.js';
 import type { SessionName } from './run-layout.js';
 import type { SessionSummary } from './session-summary.js';
 import type { Transcript, TranscriptRecord } from './transcript.js';

@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.js';
 import type { Stream } from '../core/stream/stream.js';
 import { redactRecord } from '../secrets/redact.js';
 import { CorruptRunDataError, parseStored } from './corrupt-data.js';
-import type { Manifest } from './manifest.js';
+import type { Manifest } from './manifest-record.js';
 import { folderOf, runParts, type SessionName } from './run-layout.js';
 import { RunLockedError } from './run-lock.js';
 import type { CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';

@@ -1,7 +1,7 @@
 import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import type { Manifest } from '../../run-store/manifest.js';
+import type { Manifest } from '../../run-store/manifest-record.js';
 import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
 import type { RunStore } from '../../run-store/run-store.js';
 import type { SessionSummary } from '../../run-store/session-summary.js';
