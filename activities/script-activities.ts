@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { matchesGold } from '../core/scripts/answer-match.js';
 import { withHeartbeat } from './heartbeat.js';
+import { KeyedQueue } from './keyed-queue.js';
 import type { ScriptActivities, ScriptRunInput } from '../protocol/activities.js';
 import { callsOfStep, runKey, type ExecutionOutcome, type Transcript } from '../run-store/transcript.js';
 import type { ScriptSandbox } from './sandbox/script-sandbox.js';
@@ -42,42 +43,47 @@ export const SCRIPT_RUNS_BEFORE_WORKER_LOST = 3;
  * script's outcome, 'worker-lost'.
  */
 export function createScriptActivities(sandbox: ScriptSandbox): ScriptActivities {
+  // Attempts of one run that overlap in this process (one given up for lost by the server while still alive) take
+  // turns, so the later one finds the earlier one's outcome on record instead of writing a second.
+  const runs = new KeyedQueue();
   return {
-    async runScript({ runDir, session, call, index }: ScriptRunInput): Promise<void> {
-      const { store, spec, transcript } = await openSession({ runDir, session });
-      if (transcript.executions.has(runKey(call, index))) return;
-      const step = transcript.steps.find((recorded) => recorded.call === call);
-      const outcomeKind = step?.outcomes[index]?.kind;
-      const run = step ? callsOfStep(step)[index] : undefined;
-      if (!step || outcomeKind !== 'run' || run?.tool !== 'run_script')
-        throw ApplicationFailure.nonRetryable(`call ${call} has no script run at position ${index}`, 'SessionOutOfStep');
-      const code = codeOf(transcript, run.name, call, index);
-      const item = (await loadSessionContext(store, spec)).stream.items[step.t - 1];
-      if (!item) throw ApplicationFailure.nonRetryable(`problem ${step.t} is past the stream`, 'SessionOutOfStep');
-      const lost = transcript.executionStarts.get(runKey(call, index)) ?? 0;
-      let outcome: ExecutionOutcome;
-      if (lost >= SCRIPT_RUNS_BEFORE_WORKER_LOST) {
-        const error = `the sandbox worker process was lost each of the ${lost} times this script ran`;
-        outcome = { ok: false, kind: 'worker-lost', error, ms: 0, logs: '' };
-      } else {
-        await store.appendTranscript(session, { type: 'execution-start', at: new Date().toISOString(), call, index });
-        outcome = await withHeartbeat(() =>
-          sandbox.run(code, run.inputs, { timeoutMs: spec.script.timeoutMs, memoryMb: spec.script.memoryMb }),
-        );
-        // An earlier attempt, given up for lost but still alive, may have recorded this run meanwhile: one outcome per call.
-        if ((await store.readTranscript(session)).executions.has(runKey(call, index))) return;
-      }
-      const correct = outcome.ok && matchesGold(outcome.value, item.answer);
-      await store.appendTranscript(session, {
-        type: 'execution',
-        at: new Date().toISOString(),
-        call,
-        index,
-        t: step.t,
-        name: run.name,
-        outcome,
-        correct,
-      });
-    },
+    runScript: (input) => runs.run(`${input.runDir}\0${input.session}\0${input.call}\0${input.index}`, () => runOnce(sandbox, input)),
   };
+}
+
+async function runOnce(sandbox: ScriptSandbox, { runDir, session, call, index }: ScriptRunInput): Promise<void> {
+  const { store, spec, transcript } = await openSession({ runDir, session });
+  if (transcript.executions.has(runKey(call, index))) return;
+  const step = transcript.steps.find((recorded) => recorded.call === call);
+  const outcomeKind = step?.outcomes[index]?.kind;
+  const run = step ? callsOfStep(step)[index] : undefined;
+  if (!step || outcomeKind !== 'run' || run?.tool !== 'run_script')
+    throw ApplicationFailure.nonRetryable(`call ${call} has no script run at position ${index}`, 'SessionOutOfStep');
+  const code = codeOf(transcript, run.name, call, index);
+  const item = (await loadSessionContext(store, spec)).stream.items[step.t - 1];
+  if (!item) throw ApplicationFailure.nonRetryable(`problem ${step.t} is past the stream`, 'SessionOutOfStep');
+  const lost = transcript.executionStarts.get(runKey(call, index)) ?? 0;
+  let outcome: ExecutionOutcome;
+  if (lost >= SCRIPT_RUNS_BEFORE_WORKER_LOST) {
+    const error = `the sandbox worker process was lost each of the ${lost} times this script ran`;
+    outcome = { ok: false, kind: 'worker-lost', error, ms: 0, logs: '' };
+  } else {
+    await store.appendTranscript(session, { type: 'execution-start', at: new Date().toISOString(), call, index });
+    outcome = await withHeartbeat(() =>
+      sandbox.run(code, run.inputs, { timeoutMs: spec.script.timeoutMs, memoryMb: spec.script.memoryMb }),
+    );
+    // An earlier attempt, given up for lost but still alive, may have recorded this run meanwhile: one outcome per call.
+    if ((await store.readTranscript(session)).executions.has(runKey(call, index))) return;
+  }
+  const correct = outcome.ok && matchesGold(outcome.value, item.answer);
+  await store.appendTranscript(session, {
+    type: 'execution',
+    at: new Date().toISOString(),
+    call,
+    index,
+    t: step.t,
+    name: run.name,
+    outcome,
+    correct,
+  });
 }
