@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSweepConfig, type SweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
-import type { CostEntry } from '../../run-store/run-store.js';
-import { readJsonLines } from '../../run-store/json-files.js';
+import { openRunStore } from '../../run-store/open-run-store.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
 import type { AuditReport } from '../../cli/audit-report.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { chatCompletion, functionCall } from '../activities/providers/wire.js';
 import { decisionsOf, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { s3ServerForThisFile } from '../run-store/s3-server.js';
 import { exited, killGroup, startCli, until } from './processes.js';
 
 /*
@@ -24,6 +24,8 @@ import { exited, killGroup, startCli, until } from './processes.js';
  */
 
 const temporal = serverForThisFile();
+/** The run store on S3 (a real S3 server on loopback) for one case, on disk for the others. */
+const s3 = s3ServerForThisFile();
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.forEach((cleanup) => cleanup()));
 
@@ -70,7 +72,7 @@ const only = (config: SweepConfig): SessionSpec => {
  * then, once it is dead, a second one that finishes the sweep.
  */
 async function runWithCrash(file: string, runDir: string, crashAt: number): Promise<void> {
-  const env = { TEMPORAL_ADDRESS: temporal.server.address };
+  const env = { TEMPORAL_ADDRESS: temporal.server.address, ...s3.server.env };
   const doomed = startCli(['worker'], { ...env, ALLOCBENCH_CRASH_AFTER_REPLY: String(crashAt) });
   cleanups.push(() => killGroup(doomed));
   await until(() => doomed.output().includes('allocbench worker on'), 30_000, 'the first worker');
@@ -88,21 +90,22 @@ async function runWithCrash(file: string, runDir: string, crashAt: number): Prom
 
 /** `allocbench audit <run> --json` from the built CLI. */
 async function audit(runDir: string, json = true): Promise<string> {
-  const child = startCli(['audit', runDir, ...(json ? ['--json'] : [])]);
+  const child = startCli(['audit', runDir, ...(json ? ['--json'] : [])], s3.server.env);
   expect(await exited(child), child.output()).toBe(0);
   return child.output();
 }
 
-const costsOf = (runDir: string) => readJsonLines<CostEntry>(join(runDir, 'costs.jsonl'));
+const costsOf = (runDir: string) => openRunStore(runDir).readCosts();
 
 describe('a reply recorded before its worker died is used, never paid for again', () => {
   // In-session, the call is retried in a new workflow task as its first attempt there; on a provider queue, as attempt 2.
   it.each([
-    ['in-session', 1],
-    ['provider-queue', 2],
+    ['in-session', 1, 'disk'],
+    ['provider-queue', 2, 'disk'],
+    ['in-session', 1, 's3'],
   ] as const)(
-    'decision turns (R1, OpenAI-compatible loopback, calls %s): one call per turn, the same decisions as an undisturbed run, reuse in audit',
-    async (modelCalls, reusedBy) => {
+    'decision turns (R1, OpenAI-compatible loopback, calls $0, run on $2): one call per turn, the same decisions as an undisturbed run, reuse in audit',
+    async (modelCalls, reusedBy, where) => {
       const model = `openai-compatible/stand-in@${loopback.url}/v1`;
       const settings = {
         modelCalls,
@@ -114,17 +117,18 @@ describe('a reply recorded before its worker died is used, never paid for again'
       };
       // The undisturbed run: what the session decides, and which turns it calls the model at.
       requests = [];
-      const reference = sweepFile(`undisturbed-r1-${modelCalls}`, settings);
-      await sweepOn(temporal.server, reference.config, join(temporal.dir, `undisturbed-r1-${modelCalls}`));
-      const expected = await summaryOf(join(temporal.dir, `undisturbed-r1-${modelCalls}`), only(reference.config));
+      const reference = sweepFile(`undisturbed-r1-${modelCalls}-${where}`, settings);
+      await sweepOn(temporal.server, reference.config, join(temporal.dir, `undisturbed-r1-${modelCalls}-${where}`));
+      const expected = await summaryOf(join(temporal.dir, `undisturbed-r1-${modelCalls}-${where}`), only(reference.config));
       const expectedCalls = turnMessages();
-      const turns = (await transcriptOf(join(temporal.dir, `undisturbed-r1-${modelCalls}`), only(reference.config))).turns;
+      const turns = (await transcriptOf(join(temporal.dir, `undisturbed-r1-${modelCalls}-${where}`), only(reference.config))).turns;
       const crashAt = turns[2]?.t;
       if (crashAt === undefined) throw new Error('the session has fewer than three decision turns');
 
       requests = [];
-      const { file, config } = sweepFile(`crashed-r1-${modelCalls}`, settings);
-      const runDir = join(temporal.dir, `crashed-r1-${modelCalls}`);
+      const { file, config } = sweepFile(`crashed-r1-${modelCalls}-${where}`, settings);
+      const runDir =
+        where === 's3' ? `${await s3.server.bucket(`paid-once-${modelCalls}`)}/crashed-r1` : join(temporal.dir, `crashed-r1-${modelCalls}`);
       await runWithCrash(file, runDir, crashAt);
       const spec = only(config);
 
