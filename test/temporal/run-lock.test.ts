@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLockPath } from '../../run-store/run-lock.js';
 import { freePort } from '../../infra/ports.js';
-import { runCli } from '../cli/run-cli.js';
+import { runCli, runCliWith } from '../cli/run-cli.js';
+import { s3ServerForThisFile } from '../run-store/s3-server.js';
 import { exited, killGroup, startCli, until } from './processes.js';
 
 /*
@@ -21,6 +22,7 @@ afterEach(() => {
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-lock-'));
+const s3 = s3ServerForThisFile();
 const runArgs = async (runDir: string, model = 'policy/commit-at-2?delay=150') => [
   'run',
   '--model',
@@ -63,6 +65,22 @@ describe('a run directory is locked while a command uses it', () => {
     expect(await exited(first), first.output()).toBe(0);
     expect(first.output()).toMatch(/2\/2 sessions finished/);
     expect(existsSync(runLockPath(runDir))).toBe(false);
+  }, 120_000);
+
+  it('on S3: refuses a second run on the same location, naming the holder, and releases the lock when the first ends', async () => {
+    const location = `${await s3.server.bucket('locked')}/busy`;
+    const first = startCli(await runArgs(location), s3.server.env);
+    started.push({ kill: () => killGroup(first) });
+    await until(() => first.output().includes('Temporal Web UI'), 60_000, 'the first run to start its server');
+
+    const second = runCliWith(s3.server.env, await runArgs(location));
+    expect(second.status, second.stderr).toBe(2);
+    expect(stderrLines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`is in use by pid ${first.pid} on host ${hostname()}`))]);
+
+    expect(await exited(first), first.output()).toBe(0);
+    const after = runCliWith(s3.server.env, await runArgs(location));
+    expect(after.status, after.stderr).toBe(0);
+    expect(after.stderr).not.toMatch(/took over/);
   }, 120_000);
 
   it('refuses a lock held on another host without touching anything', () => {
