@@ -14,7 +14,10 @@
  *             and two `allocbench worker` processes; a worker is killed and
  *             replaced every few seconds, the server restarted once midway
  *
- * Usage: npm run bench:chaos [-- embedded|external] [--seeds 2000-2007] [--kill-every 4]
+ * With `--store s3` both runs live on a real S3 server on loopback (moto,
+ * npm run s3:setup) instead of on disk.
+ *
+ * Usage: npm run bench:chaos [-- embedded|external] [--seeds 2000-2007] [--kill-every 4] [--store disk|s3]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,22 +30,30 @@ import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
 import { SERVED_LOG_VARIABLE } from '../activities/providers/policy-provider.js';
-import { readJsonIfExists, readJsonLines } from '../run-store/json-files.js';
-import { runLayout } from '../run-store/run-layout.js';
+import { openRunStore } from '../run-store/open-run-store.js';
 import type { SessionSummary } from '../run-store/session-summary.js';
-import type { TranscriptRecord } from '../run-store/transcript.js';
 import { startDevServer, type DevServer } from '../infra/dev-server.js';
 import { freePort } from '../infra/ports.js';
+import { startS3Server } from '../infra/s3-server.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seeds: { type: 'string', default: '2000-2007' }, 'kill-every': { type: 'string', default: '4' } },
+  options: {
+    seeds: { type: 'string', default: '2000-2007' },
+    'kill-every': { type: 'string', default: '4' },
+    store: { type: 'string', default: 'disk' },
+  },
 });
+if (values.store !== 'disk' && values.store !== 's3') throw new Error(`--store: expected disk or s3, got '${values.store}'`);
 const modes = positionals.length > 0 ? positionals : ['embedded', 'external'];
 const killEverySeconds = Number(values['kill-every']);
 
 const main = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'allocbench-chaos-'));
+const s3 = values.store === 's3' ? await startS3Server() : undefined;
+const bucket = s3 ? await s3.bucket('chaos') : undefined;
+/** Where a run lives: under the bench's temp directory, or in the bucket. */
+const runLocation = (name: string) => (bucket ? `${bucket}/${name}` : join(work, name, 'run'));
 
 // Two agents with transport faults at a few turns (each retried, as the rerun rules allow), on the decision rungs and R3.
 const sweep = {
@@ -60,7 +71,7 @@ const specs = expandSweep(parseSweepConfig(sweep));
 /** A CLI process of its own group, its output kept. */
 function cli(args: readonly string[], env: Record<string, string>): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, ['--no-node-snapshot', main, ...args], {
-    env: { ...process.env, TEMPORAL_ADDRESS: '', ...env },
+    env: { ...process.env, TEMPORAL_ADDRESS: '', ...s3?.env, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -118,7 +129,7 @@ async function embeddedChaos(runDir: string, env: Record<string, string>): Promi
 }
 
 async function externalChaos(runDir: string, env: Record<string, string>): Promise<{ kills: number; serverRestarts: number }> {
-  const dbFile = join(runDir, '..', 'external-server.sqlite');
+  const dbFile = join(work, 'external-server.sqlite');
   const port = await freePort();
   let server: DevServer = await startDevServer({ dbFile, port, uiPort: await freePort() });
   const cluster = { ...env, TEMPORAL_ADDRESS: server.address };
@@ -175,7 +186,7 @@ function paidTwice(servedLog: string): number {
 
 /** Transcript records that say the same thing twice: a turn recorded twice, or an attempt. */
 async function duplicatedRecords(runDir: string, spec: SessionSpec): Promise<number> {
-  const records = await readJsonLines<TranscriptRecord>(runLayout.transcript(runDir, spec));
+  const records = await openRunStore(runDir).readTranscriptRecords(spec);
   const seen = new Set<string>();
   let duplicated = 0;
   let epoch = 0; // a replacement run (a resume after a mechanical failure) may record a turn again
@@ -205,7 +216,7 @@ async function compare(mode: string, runDir: string, baseline: Map<string, strin
   let duplicated = 0;
   const differing: string[] = [];
   for (const spec of specs) {
-    const summary = await readJsonIfExists<SessionSummary>(runLayout.summary(runDir, spec));
+    const summary = await openRunStore(runDir).readSummary(spec);
     if (!summary) continue;
     finished++;
     if (measured(summary) === baseline.get(sessionKey(spec))) identical++;
@@ -216,23 +227,23 @@ async function compare(mode: string, runDir: string, baseline: Map<string, strin
 }
 
 console.log(
-  `Chaos benchmark · node ${process.version} · ${specs.length} sessions (${sweep.models.length} agents × ${sweep.rungs.join(', ')} × seeds ${sweep.seeds}) · a kill every ${killEverySeconds} s or so`,
+  `Chaos benchmark · node ${process.version} · runs on ${values.store} · ${specs.length} sessions (${sweep.models.length} agents × ${sweep.rungs.join(', ')} × seeds ${sweep.seeds}) · a kill every ${killEverySeconds} s or so`,
 );
-const baseDir = join(work, 'undisturbed');
+const baseDir = runLocation('undisturbed');
 const baseStarted = Date.now();
 const base = cli(['sweep', sweepFile, '--out', baseDir, '--temporal-port', String(await freePort()), '--json'], {});
 const baseCode = await exited(base);
 if (baseCode !== 0) throw new Error(`the undisturbed sweep exited ${baseCode}: ${base.output()}`);
 const baseline = new Map<string, string>();
 for (const spec of specs) {
-  const summary = await readJsonIfExists<SessionSummary>(runLayout.summary(baseDir, spec));
+  const summary = await openRunStore(baseDir).readSummary(spec);
   if (summary) baseline.set(sessionKey(spec), measured(summary));
 }
 console.log(`  undisturbed              ${baseline.size}/${specs.length} sessions in ${((Date.now() - baseStarted) / 1000).toFixed(1)} s`);
 
 let failed = false;
 for (const mode of modes) {
-  const runDir = join(work, mode, 'run');
+  const runDir = runLocation(mode);
   const servedLog = join(work, `${mode}-served.log`);
   const env = { [SERVED_LOG_VARIABLE]: servedLog };
   const started = Date.now();
@@ -252,5 +263,6 @@ for (const mode of modes) {
   console.log(`    records duplicated     ${result.duplicated}`);
   console.log(`    target                 ${met ? 'met' : 'NOT met'}`);
 }
-console.log(`  run directories          ${work}`);
+console.log(`  run directories          ${bucket ?? work}`);
+await s3?.stop();
 process.exitCode = failed ? 1 : 0;
