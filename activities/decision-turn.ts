@@ -1,4 +1,5 @@
 import { conversation } from '../core/chat/conversation.js';
+import { replyOf } from '../core/chat/messages.js';
 import { parseReply } from '../core/rungs/parse-reply.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolResults } from '../core/rungs/tool-results.js';
@@ -70,7 +71,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
     at: new Date().toISOString(),
     t,
     user,
-    reply: { text: response.text, toolCalls: response.toolCalls },
+    reply: replyOf(response),
     toolResults: rung === 'R0' ? [] : toolResults(rung, response, parsed),
     decision,
     ...(parsed.detail && { detail: parsed.detail }),

@@ -1,4 +1,5 @@
 import { conversation } from '../core/chat/conversation.js';
+import { replyOf } from '../core/chat/messages.js';
 import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { matchesGold } from '../core/scripts/answer-match.js';
@@ -74,7 +75,7 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
     classId: classes[state.t - 1] as number,
     occurrence,
     ...(user !== undefined && { user }),
-    reply: { text: response.text, toolCalls: response.toolCalls },
+    reply: replyOf(response),
     outcomes: step.outcomes,
     advanced: step.advanced,
     ...(submission?.tool === 'submit_answer' && {

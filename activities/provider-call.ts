@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ChatMessage, ModelReply } from '../core/chat/messages.js';
+import { replyOf, type ChatMessage, type ModelReply } from '../core/chat/messages.js';
 import type { DecisionFailure } from '../core/session/session-record.js';
 import { formatReminder } from '../core/rungs/format-reminder.js';
 import type { Rung } from '../core/rungs/rung.js';
@@ -62,8 +62,7 @@ export function replyOnRecord(previous: readonly AttemptRecord[]): (AttemptRecor
 /** The provider's response as its attempt record keeps it. */
 function recordedResponse(record: AttemptRecord & { readonly reply: ModelReply }): GenerateResponse {
   return {
-    text: record.reply.text,
-    toolCalls: record.reply.toolCalls,
+    ...replyOf(record.reply),
     usage: record.usage,
     usageEstimated: record.usageEstimated,
     ...(record.costUsd !== undefined && { costUsd: record.costUsd }),
@@ -225,7 +224,7 @@ export async function callProvider<P extends Parsed>(
       ...(costUsd !== undefined && { costUsd }),
       responseModel: response.responseModel,
       modelMatches: identityMatches(provider.apiModel, response.responseModel),
-      reply: { text: response.text, toolCalls: response.toolCalls },
+      reply: replyOf(response),
     });
     crashAfterReplyIfAsked(t, activityAttempt);
     if (costUsd) await call.store.recordCost({ at: recorded.at, session: call.sessionKey, t, costUsd });

@@ -17,7 +17,8 @@ export function conversation(exchanges: readonly Exchange[], nextUser: string | 
   const messages: ChatMessage[] = [];
   for (const exchange of exchanges) {
     if (exchange.user !== undefined) messages.push({ role: 'user', content: exchange.user });
-    messages.push({ role: 'assistant', content: exchange.reply.text, toolCalls: exchange.reply.toolCalls });
+    const { text, toolCalls, replay } = exchange.reply;
+    messages.push({ role: 'assistant', content: text, toolCalls, ...(replay && { replay }) });
     for (const result of exchange.toolResults) messages.push({ role: 'tool', ...result });
   }
   if (nextUser !== undefined) messages.push({ role: 'user', content: nextUser });

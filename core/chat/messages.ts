@@ -17,15 +17,33 @@ export interface ToolSpec {
   readonly parameters: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * What a provider needs sent back exactly as it came when a reply is part of a
+ * later request: Gemini's parts with their thought signatures, the Responses
+ * API's output items with their encrypted reasoning. Opaque to the harness
+ * (JSON, kept in the transcript with the reply); `format` names the wire
+ * format that wrote it, and a provider that speaks another ignores it.
+ */
+export interface Replay {
+  readonly format: string;
+  readonly items: readonly unknown[];
+}
+
 export type ChatMessage =
   | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls: readonly ToolCall[] }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls: readonly ToolCall[]; readonly replay?: Replay }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
 /** What a model said in one reply. */
 export interface ModelReply {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
+  readonly replay?: Replay;
+}
+
+/** The reply part of a provider's response (or of any object that carries one), as records keep it. */
+export function replyOf(reply: ModelReply): ModelReply {
+  return { text: reply.text, toolCalls: reply.toolCalls, ...(reply.replay && { replay: reply.replay }) };
 }
 
 /** Why a reply ended, across providers: a finished turn, a tool call, the output limit, a content filter, or something else. */
