@@ -3,7 +3,15 @@
  * providers' keys, Temporal Cloud's and the run store's S3 secret. Any other variable named like a
  * credential (…_API_KEY, …_TOKEN, …_SECRET, …_PASSWORD) is treated as one too.
  */
-const SECRET_VARIABLES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENAI_COMPATIBLE_API_KEY', 'TEMPORAL_API_KEY', 'AWS_SECRET_ACCESS_KEY'];
+const SECRET_VARIABLES = [
+  'ANTHROPIC_API_KEY',
+  'OPENAI_API_KEY',
+  'OPENAI_COMPATIBLE_API_KEY',
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
+  'TEMPORAL_API_KEY',
+  'AWS_SECRET_ACCESS_KEY',
+];
 const SECRET_NAME = /(^|_)(API_?KEY|TOKEN|SECRET|PASSWORD)$/i;
 /** Shorter values are not treated as secrets: replacing them would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 6;
@@ -12,12 +20,14 @@ const REDACTED = '[redacted]';
 
 /**
  * Credentials of any value, configured or not, in the shapes errors and
- * URLs carry them: key-shaped strings (sk-…, sk-ant-…, masked or not),
+ * URLs carry them: key-shaped strings (sk-…, sk-ant-…, masked or not; Google's AIza…),
  * `Bearer`/`Basic` credentials, authorization headers, a URL's password, and
  * query parameters named like a key.
  */
 const SHAPES: readonly [RegExp, string][] = [
   [/\bsk-[A-Za-z0-9_*-]{6,}/g, REDACTED],
+  // Google API keys: AIza and 35 more characters.
+  [/\bAIza[A-Za-z0-9_-]{30,}/g, REDACTED],
   [/\b(Bearer|Basic|Token)(\s+|%20|\+)[A-Za-z0-9._~+/=*-]{6,}/gi, `$1$2${REDACTED}`],
   [
     /\b((?:x-)?api[-_]?key|authorization|x-goog-api-key)(["']?\s*[:=]\s*["']?)(?!\[redacted\]|Bearer\b|Basic\b|Token\b)[^\s"',;&}]{6,}/gi,

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, StopReason } from '../../core/chat/messages.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
+import { argumentsObject } from './call-arguments.js';
 import type { GenerateResponse, Provider } from './provider.js';
 
 /*
@@ -17,16 +18,6 @@ import type { GenerateResponse, Provider } from './provider.js';
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
 type Block = Anthropic.ContentBlockParam;
 type Turn = Anthropic.MessageParam;
-
-/** A past call's arguments as the object the API expects (`{}` if the model's JSON was malformed). */
-function argumentsObject(text: string): object {
-  try {
-    const value: unknown = JSON.parse(text || '{}');
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
-}
 
 /** Messages API stop reasons as the harness's: a context-window stop also cut the reply short. */
 export function anthropicStopReason(reason: Anthropic.StopReason | null): StopReason | null {

@@ -1,11 +1,12 @@
 import type { ErrorClassification } from './provider.js';
 
 /*
- * Error classification for the official SDKs (Anthropic and OpenAI share the
- * same generated error hierarchy): connection failures, timeouts, 408, 409,
- * 429 and 5xx are transport errors worth another attempt; any other HTTP
- * status (bad request, authentication, context too long) and anything
- * unexpected are permanent.
+ * Error classification for the official SDKs: connection failures, timeouts,
+ * 408, 409, 429 and 5xx are transport errors worth another attempt; any other
+ * HTTP status (bad request, authentication, context too long) and anything
+ * unexpected are permanent. Anthropic and OpenAI share one generated error
+ * hierarchy (classifyApiError); Google's SDK has its own (google-provider.ts),
+ * classified by status the same way (classifyStatus).
  */
 
 interface SdkErrors {
@@ -27,15 +28,34 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * Milliseconds from a Google API error body's `google.rpc.RetryInfo` detail
+ * (`{"error": {"details": [{"@type": "…RetryInfo", "retryDelay": "37s"}]}}`),
+ * where the server says how long to wait; undefined when it says nothing.
+ */
+export function retryInfoMs(body: unknown): number | undefined {
+  const details = (body as { error?: { details?: unknown } } | null)?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details as { '@type'?: unknown; retryDelay?: unknown }[]) {
+    if (typeof detail?.['@type'] !== 'string' || !detail['@type'].endsWith('google.rpc.RetryInfo')) continue;
+    const seconds = typeof detail.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(detail.retryDelay)?.[1] : undefined;
+    if (seconds !== undefined) return Math.round(Number(seconds) * 1000);
+  }
+  return undefined;
+}
+
+/** An HTTP error status as transport (with the server's requested wait, if any) or permanent. */
+export function classifyStatus(status: number, wait: number | undefined): ErrorClassification {
+  if (!RETRYABLE_STATUS.has(status) && status < 500) return { errorClass: 'permanent' };
+  return { errorClass: 'transport', ...(wait !== undefined && { retryAfterMs: wait }) };
+}
+
 export function classifyApiError(error: unknown, sdk: SdkErrors): ErrorClassification {
   if (error instanceof sdk.APIConnectionError) return { errorClass: 'transport' };
   if (error instanceof sdk.APIError) {
     const { status, headers } = error as Error & { status?: number; headers?: Headers };
     if (status === undefined) return { errorClass: 'transport' }; // aborted or no response
-    if (RETRYABLE_STATUS.has(status) || status >= 500) {
-      const wait = retryAfterMs(headers);
-      return { errorClass: 'transport', ...(wait !== undefined && { retryAfterMs: wait }) };
-    }
+    return classifyStatus(status, retryAfterMs(headers));
   }
   return { errorClass: 'permanent' };
 }

@@ -1,26 +1,45 @@
 import { InputError } from '../../core/errors.js';
 import { anthropicProvider } from './anthropic-provider.js';
 import { ggufProvider } from './gguf-provider.js';
+import { googleProvider } from './google-provider.js';
+import { modelOptions } from './model-options.js';
 import { openAiChatProvider } from './openai-chat-provider.js';
+import { openAiResponsesProvider } from './openai-responses-provider.js';
 import type { AgentView } from './agent-view.js';
 import { CallLimiter, type CallLimit } from './call-limits.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
 import { redactedError } from '../../secrets/redact.js';
 
-/** `openai/<model>[?reasoning_effort=E]`: reasoning_effort is 'none' unless set, as in the paper. */
+/** A model id's reasoning_effort, `fallback` unless set; 'default' leaves it to the API (null). */
+function reasoningEffort(model: string, fallback: string): { readonly name: string; readonly effort: string | null } {
+  const { name, options } = modelOptions(model, ['reasoning_effort']);
+  const effort = options.get('reasoning_effort') ?? fallback;
+  return { name, effort: effort === 'default' ? null : effort };
+}
+
+/** `openai/<model>[?reasoning_effort=E]`: Chat Completions; reasoning_effort is 'none' unless set, as in the paper. */
 function openai(model: string): Provider {
-  const [name = '', query = ''] = model.slice('openai/'.length).split('?', 2);
-  const params = new URLSearchParams(query);
-  if ([...params.keys()].some((key) => key !== 'reasoning_effort')) throw new InputError(`${model}: the only option is reasoning_effort`);
-  const effort = params.get('reasoning_effort') ?? 'none';
+  const { name, effort } = reasoningEffort(model, 'none');
   return openAiChatProvider({
     model,
     apiModel: name,
     apiKey: process.env.OPENAI_API_KEY,
     baseURL: process.env.OPENAI_BASE_URL || undefined,
     local: false,
-    reasoningEffort: effort === 'default' ? null : effort,
+    reasoningEffort: effort,
+  });
+}
+
+/** `openai-responses/<model>[?reasoning_effort=E]`: the Responses API, reasoning on (medium unless set) with tools at every rung. */
+function openaiResponses(model: string): Provider {
+  const { name, effort } = reasoningEffort(model, 'medium');
+  return openAiResponsesProvider({
+    model,
+    apiModel: name,
+    apiKey: process.env.OPENAI_API_KEY,
+    baseURL: process.env.OPENAI_BASE_URL || undefined,
+    reasoningEffort: effort,
   });
 }
 
@@ -47,7 +66,9 @@ const FACTORIES: Readonly<Record<string, (model: string) => Provider>> = {
   policy: (model) => policyProvider(model),
   anthropic: (model) => anthropicProvider(model),
   openai,
+  'openai-responses': openaiResponses,
   'openai-compatible': openaiCompatible,
+  google: (model) => googleProvider(model),
   gguf: ggufProvider,
 };
 

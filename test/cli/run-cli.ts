@@ -14,8 +14,11 @@ export function runCliWith(
     TEMPORAL_ADDRESS: '',
     ANTHROPIC_API_KEY: '',
     OPENAI_API_KEY: '',
+    GEMINI_API_KEY: '',
+    GOOGLE_API_KEY: '',
     ANTHROPIC_BASE_URL: '',
     OPENAI_BASE_URL: '',
+    GOOGLE_GEMINI_BASE_URL: '',
   };
   // The flag the bin's shebang passes: isolated-vm (allocbench sandbox) needs it on Node 20+.
   const result = spawnSync(process.execPath, ['--no-node-snapshot', main, ...args], { encoding: 'utf8', env: { ...clean, ...env } });

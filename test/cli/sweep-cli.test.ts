@@ -48,6 +48,22 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
     ],
     [['run', '--model', 'openai/gpt-5.4-mini-2026-03-17', '--rung', 'R1'], /set OPENAI_API_KEY in the environment/],
     [['run', '--model', 'openai/gpt-5.4-mini?temperature=0', '--rung', 'R1'], /the only option is reasoning_effort/],
+    [
+      ['run', '--model', 'openai-responses/gpt-5.4-mini', '--rung', 'R1'],
+      /openai-responses\/gpt-5\.4-mini: set OPENAI_API_KEY in the environment/,
+    ],
+    [
+      ['run', '--model', 'google/gemini-2.5-flash', '--rung', 'R1'],
+      /google\/gemini-2\.5-flash: set GEMINI_API_KEY \(or GOOGLE_API_KEY\) in the environment/,
+    ],
+    [
+      ['run', '--model', 'google/gemini-2.5-flash?thinking=on', '--rung', 'R1'],
+      /unknown option 'thinking' \(options: thinking_budget, thinking_level\)/,
+    ],
+    [
+      ['run', '--model', 'google/gemini-3-pro-preview?thinking_level=max', '--rung', 'R1'],
+      /thinking_level must be one of minimal, low, medium, high/,
+    ],
     [['run', '--model', 'openai-compatible/qwen', '--rung', 'R1'], /expected openai-compatible\/<name>@<http\(s\) base URL>/],
     [['run', '--model', 'openai-compatible/qwen@http://127.0.0.1:1/v1', '--rung', 'R1'], /cannot reach http:\/\/127\.0\.0\.1:1\/v1/],
     [['run', '--model', `gguf/${join(dir, 'absent.gguf')}`, '--rung', 'R0'], /no model file at/],

@@ -31,6 +31,10 @@ describe('redactSecrets', () => {
   it('removes credentials of any value by their shape: bearer and basic, auth headers, URL passwords and key parameters', () => {
     expect(redactSecrets('Authorization: Bearer abc.def-123456', {})).toBe('Authorization: Bearer [redacted]');
     expect(redactSecrets('x-api-key: 0123456789 {"api_key":"qwertyuiop"}', {})).toBe('x-api-key: [redacted] {"api_key":"[redacted]"}');
+    // A Google API key, unconfigured, as an error might quote it; and Gemini's key header.
+    expect(redactSecrets('API key AIzaSyD-3kq9ZxW_abcdefghijklmnopqrstuv1 not valid; x-goog-api-key: qwertyuiop', {})).toBe(
+      'API key [redacted] not valid; x-goog-api-key: [redacted]',
+    );
     expect(redactSecrets('GET https://me:hunter2pw@host/v1?x=1&api_key=abc123&access_token=zz#f', {})).toBe(
       'GET https://me:[redacted]@host/v1?x=1&api_key=[redacted]&access_token=[redacted]#f',
     );
