@@ -1,5 +1,4 @@
 import { commitAtK } from '../core/policies/commit-at-k.js';
-import { MAX_OUTPUT_TOKENS } from '../core/rungs/rung.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolSpecs } from '../core/rungs/tools.js';
 import type { LoopCallHead } from '../core/scripts/read-loop-calls.js';
@@ -15,7 +14,7 @@ import {
 } from '../core/session/turn-protocol.js';
 import { streamForSpec } from '../run-store/stream-store.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
-import { framingOf, type SessionSpec } from '../core/sweep/session-spec.js';
+import { framingOf, maxOutputTokens, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { costOf } from '../activities/providers/prices.js';
@@ -83,10 +82,10 @@ function callOpenings(spec: SessionSpec, stream: Stream, decide: Decide): string
  * Tokens and cost of one session, by rendering its real prompts: the
  * conversation grows append-only, every request but the first can be read
  * from the prompt cache up to the previous request, and each reply is assumed
- * to have `outputShare` of the rung's maximum output.
+ * to have `outputShare` of the call's output limit (raised where reasoning counts against it).
  */
 function estimateSession(spec: SessionSpec, stream: Stream, decide: Decide, outputShare: number): SessionEstimate {
-  const replyTokens = Math.round(MAX_OUTPUT_TOKENS[spec.rung] * outputShare);
+  const replyTokens = Math.round(maxOutputTokens(spec) * outputShare);
   let conversationChars = systemPrompt(framingOf(spec)).length + JSON.stringify(toolSpecs(framingOf(spec))).length;
   let previousInput = 0;
   const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };

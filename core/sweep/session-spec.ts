@@ -50,14 +50,24 @@ export function isLocalModel(model: string): boolean {
 }
 
 /**
+ * Models whose reasoning counts against the output limit: the GPT-5 family
+ * (as in the paper), every `openai-responses/` model (reasoning on), and
+ * Gemini models unless thinking is off (`thinking_budget=0`).
+ */
+export function reasonsWithinOutputLimit(model: string): boolean {
+  if (model.startsWith('google/')) return !/[?&]thinking_budget=0(&|$)/.test(model);
+  return model.startsWith('openai-responses/') || /(^|\/)gpt-5/.test(model);
+}
+
+/**
  * Output tokens per call (paper B.4, HARNESS.md): 512 / 1500 / 2500 / 4096 at
- * R0 (and the probe) / R1 / R2 / R3; at least 4,000 for GPT-5-family models,
- * whose reasoning counts against it, and 4,000 in economic R2 cells.
+ * R0 (and the probe) / R1 / R2 / R3; at least 4,000 for models whose
+ * reasoning counts against it (the paper's GPT-5 rule), and 4,000 in economic R2 cells.
  */
 export function maxOutputTokens(spec: Pick<SessionSpec, 'rung' | 'model' | 'economic' | 'charge'>): number {
   const base = MAX_OUTPUT_TOKENS[spec.rung];
   const economicR2 = spec.rung === 'R2' && (spec.economic || spec.charge > 0);
-  return /(^|\/)gpt-5/.test(spec.model) || economicR2 ? Math.max(base, 4000) : base;
+  return reasonsWithinOutputLimit(spec.model) || economicR2 ? Math.max(base, 4000) : base;
 }
 
 /** Human-readable identity of a session, unique within a sweep. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,12 @@ import { estimateSweep } from '../../cli/cost-estimate.js';
 import { runCliWith } from './run-cli.js';
 
 const HAIKU = { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 };
+
+function writeSweep(sweep: object): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'allocbench-estimate-')), 'sweep.json');
+  writeFileSync(path, JSON.stringify(sweep));
+  return path;
+}
 
 describe('the dry-run cost estimate', () => {
   it('prices the rendered prompts: cached prefixes, typical below worst, free models at zero', async () => {
@@ -52,6 +58,36 @@ describe('the dry-run cost estimate', () => {
     expect(whole!.worst.usage.outputTokens).toBe(60 * 4096);
     expect(r1!.worst.usage.outputTokens).toBe(60 * 1500);
     expect(early!.typical.usage.inputTokens).toBeLessThan(whole!.typical.usage.inputTokens);
+  });
+
+  it("prices the new providers' ids from the shipped table, options and all; reasoning models at their raised output limit", () => {
+    const { status, stdout, stderr } = runCliWith({}, [
+      'sweep',
+      '--estimate',
+      '--json',
+      writeSweep({
+        name: 'reasoning',
+        models: [
+          'google/gemini-2.5-flash',
+          'google/gemini-2.5-flash?thinking_budget=0',
+          'openai-responses/gpt-5.4-mini?reasoning_effort=high',
+        ],
+        rungs: ['R1'],
+        seeds: [2000],
+      }),
+    ]);
+    expect(status, stderr).toBe(0);
+    const cells = (
+      JSON.parse(stdout) as { estimate: { model: string; worst: { usage: { outputTokens: number }; costUsd: number | null } }[] }
+    ).estimate;
+    const cell = (model: string) => cells.find((c) => c.model === model);
+    // Thinking counts against Gemini's output limit: 4,000 a call, or the paper's 1,500 with thinking off.
+    expect(cell('google/gemini-2.5-flash')?.worst.usage.outputTokens).toBe(60 * 4000);
+    expect(cell('google/gemini-2.5-flash?thinking_budget=0')?.worst.usage.outputTokens).toBe(60 * 1500);
+    expect(cell('google/gemini-2.5-flash')?.worst.costUsd).toBeGreaterThan(0);
+    expect(cell('google/gemini-2.5-flash?thinking_budget=0')?.worst.costUsd).toBeGreaterThan(0);
+    // No price is shipped for it: unknown, not free.
+    expect(cell('openai-responses/gpt-5.4-mini?reasoning_effort=high')?.worst.costUsd).toBeNull();
   });
 
   it('starts nothing: no key needed, no run directory written', () => {

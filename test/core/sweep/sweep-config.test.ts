@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionDirName, sessionKey } from '../../../core/sweep/session-spec.js';
+import { maxOutputTokens, sessionDirName, sessionKey } from '../../../core/sweep/session-spec.js';
 import { slug } from '../../../core/sweep/slug.js';
 import { experimentHash, parseSweepConfig } from '../../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../../core/sweep/expand-sweep.js';
@@ -80,6 +80,21 @@ describe('sweep config', () => {
     expect(experimentHash(parseSweepConfig({ ...minimal, window: 32, heartbeatSeconds: 5 }))).toBe(hash);
     expect(experimentHash(parseSweepConfig({ ...minimal, seeds: '2000-2001' }))).not.toBe(hash);
     expect(experimentHash(parseSweepConfig({ ...minimal, stream: { magnitude: 1000 } }))).not.toBe(hash);
+  });
+});
+
+describe('output limit per call', () => {
+  const limit = (model: string, rung: 'R0' | 'R1' | 'R2' | 'R3' = 'R1') => maxOutputTokens({ model, rung, economic: false, charge: 0 });
+
+  it("keeps the paper's per-rung limits, raised to 4,000 where reasoning counts against them", () => {
+    expect([limit('anthropic/claude-haiku-4-5-20251001', 'R0'), limit('anthropic/claude-haiku-4-5-20251001')]).toEqual([512, 1500]);
+    expect(limit('openai/gpt-5.4-mini?reasoning_effort=none', 'R0')).toBe(4000);
+    expect(limit('openai-responses/o4-mini', 'R0')).toBe(4000);
+    expect(limit('google/gemini-2.5-flash', 'R0')).toBe(4000);
+    expect(limit('google/gemini-3-pro-preview?thinking_level=low')).toBe(4000);
+    // Thinking off: the paper's limit.
+    expect(limit('google/gemini-2.5-flash?thinking_budget=0')).toBe(1500);
+    expect(limit('google/gemini-2.5-flash?thinking_budget=0', 'R3')).toBe(4096);
   });
 });
 
