@@ -34,8 +34,8 @@ type InputItem = OpenAI.Responses.ResponseInputItem;
 
 /**
  * An earlier reply's output items, to send back: as received but for their
- * ids, less a trailing reasoning item (a reply cut off while reasoning), which
- * the API refuses without the item it led to.
+ * ids, less a trailing reasoning item (a reply cut off while reasoning): the
+ * API can refuse a reasoning item without the item it led to.
  */
 function replayedItems(items: readonly unknown[]): InputItem[] {
   const kept = items.map((item) => Object.fromEntries(Object.entries(item as object).filter(([key]) => key !== 'id')) as InputItem);
