@@ -1,5 +1,6 @@
 """The run directory: settings, per-step records, and the state after the last finished step.
 
+    train.lock                       held (flock) by the one trainer working on the directory
     settings.json                    the resolved config, versions, the env's feature names
     steps.jsonl                      one line per finished step; the line is the commit point
     steps/step-KKKK/rollouts.jsonl   every decision of step K
@@ -14,6 +15,7 @@ checkpoint/ or checkpoint.prev/; `recover` puts it back in checkpoint/ and the n
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -22,6 +24,7 @@ from typing import Any
 
 from .config import PATH_FIELDS, ConfigError
 
+LOCK = "train.lock"
 SETTINGS = "settings.json"
 STEPS = "steps.jsonl"
 CURRENT, PREVIOUS, NEXT = "checkpoint", "checkpoint.prev", "checkpoint.next"
@@ -60,6 +63,30 @@ def step_name(step: int) -> str:
 class RunDir:
     def __init__(self, path: Path):
         self.path = path
+        self._lock_fd: int | None = None
+
+    def claim(self) -> None:
+        """Takes the directory for this process, refusing it while another trainer works on it.
+
+        An flock, so the kernel lets go of it when its holder dies, even by SIGKILL: a killed run is
+        resumed without a stale lock to clear. Two trainers at once would append each other's steps.
+        """
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise ConfigError(f"run: {self.path} is being trained by another process (pid {holder}); rerun once it has stopped") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_fd = fd
+
+    def release(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor drops the flock
+            self._lock_fd = None
 
     def prepare(self, settings: dict[str, Any]) -> None:
         """Writes settings.json, or checks that a resumed run has the same config (paths aside)."""

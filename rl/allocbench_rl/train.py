@@ -123,6 +123,7 @@ class Trainer:
     def __init__(self, config: Config, out: Path, env: EnvClient, log: Callable[[str], None] = print):
         self.config, self.env, self.log = config, env, log
         self.run = RunDir(out)
+        self.run.claim()
         features = env.probe_features(config.env)
         self.run.prepare(settings_for(config, features))
         device = pick_device(config.device, config.cpu_threads)
@@ -234,15 +235,19 @@ class Trainer:
         return line
 
     def train(self, force_gate: bool = False) -> None:
-        steps = self.config.steps
-        if self.next_step >= steps:
-            self.log(f"already finished: {steps} steps in {self.run.path}")
-            return
-        if self.next_step > 0:
-            self.log(f"resuming after step {self.next_step}/{steps}")
-        for step in range(self.next_step, steps):
-            self.log(progress_line(self.step(step, force_gate), steps))
-        self.log(f"done: {steps} steps in {self.run.path}")
+        """Runs the remaining steps; the run directory, claimed when the trainer was made, is let go at the end."""
+        try:
+            steps = self.config.steps
+            if self.next_step >= steps:
+                self.log(f"already finished: {steps} steps in {self.run.path}")
+                return
+            if self.next_step > 0:
+                self.log(f"resuming after step {self.next_step}/{steps}")
+            for step in range(self.next_step, steps):
+                self.log(progress_line(self.step(step, force_gate), steps))
+            self.log(f"done: {steps} steps in {self.run.path}")
+        finally:
+            self.run.release()
 
 
 class _Parser(argparse.ArgumentParser):

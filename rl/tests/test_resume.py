@@ -81,3 +81,27 @@ def test_a_different_config_is_refused(env: EnvClient, tiny: Callable[..., Confi
     train.Trainer(tiny(steps=1, gate={"enabled": False}), tmp_path, env, log=lambda _: None).train()
     with pytest.raises(ConfigError, match=r"learningRate differs"):
         train.Trainer(tiny(steps=1, gate={"enabled": False}, learningRate=0.5), tmp_path, env, log=lambda _: None)
+
+
+def test_a_second_trainer_on_the_same_directory_is_refused_and_a_killed_one_leaves_no_lock(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    run = tmp_path / "run"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"from pathlib import Path; from allocbench_rl.checkpoint import RunDir; RunDir(Path({str(run)!r})).claim(); print('held', flush=True); input()"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(ConfigError, match=rf"is being trained by another process \(pid {holder.pid}\)"):
+            RunDir(run).claim()
+    finally:
+        os.kill(holder.pid, signal.SIGKILL)
+        holder.wait()
+    RunDir(run).claim()  # the kernel released the killed holder's lock
