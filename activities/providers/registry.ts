@@ -105,7 +105,8 @@ export class ProviderRegistry {
     this.limiters = new Map([...limits].map(([provider, limit]) => [provider, new CallLimiter(limit)]));
   }
 
-  get(model: string, view: AgentView, store?: RunStore): Provider {
+  /** The provider for a call of a session of the run in `store`, where its limit's changes are recorded. */
+  get(model: string, view: AgentView, store: RunStore): Provider {
     const name = providerName(model);
     if (name === 'policy') return policyProvider(model, view);
     let provider = this.providers.get(model);
@@ -114,9 +115,7 @@ export class ProviderRegistry {
       this.providers.set(model, provider);
     }
     const limiter = this.limiters.get(name);
-    return limiter
-      ? limited(provider, limiter, (state) => (store ? recordConcurrencyChange(store, name, state) : Promise.resolve()))
-      : provider;
+    return limiter ? limited(provider, limiter, (state) => recordConcurrencyChange(store, name, state)) : provider;
   }
 }
 
