@@ -8,13 +8,19 @@ import { withHeartbeat } from './heartbeat.js';
 import { identityMatches } from './providers/model-identity.js';
 import { costOf } from './providers/prices.js';
 import { redactSecrets } from '../secrets/redact.js';
-import type { GenerateRequest, GenerateResponse, Provider } from './providers/provider.js';
+import type { ErrorClassification, GenerateRequest, GenerateResponse, Provider } from './providers/provider.js';
 import type { RunStore } from '../run-store/run-store.js';
 import type { Termination } from '../core/session/termination.js';
 import type { AttemptRecord, ReusedReply } from '../run-store/transcript.js';
 
 /** Paper B.6: a transport or provider exception gets at most two more attempts, 1.5 s then 3 s later. */
 export const MAX_TRANSPORT_ATTEMPTS = 3;
+/**
+ * Under an adaptive limit, throttled replies of one turn retried outside the
+ * three: the limit's probing draws one now and then, and it must not end the
+ * session. Past these, a throttled reply counts as any transport error does.
+ */
+export const MAX_THROTTLED_RETRIES = 10;
 export const BACKOFF_STEP_SECONDS = 1.5;
 /** The longest retry-after honoured unless the sweep sets maxRetryAfterSeconds: a server may ask for hours. */
 export const DEFAULT_MAX_RETRY_AFTER_SECONDS = 60;
@@ -43,6 +49,34 @@ export function retryWait(failures: number, retryAfterMs: number | undefined, ma
   const capMs = Math.max(0, maxRetryAfterSeconds) * 1000;
   const asked = retryAfterMs ?? 0;
   return { waitMs: Math.max(ruleMs, Math.min(asked, capMs)), capped: asked > capMs };
+}
+
+/** What follows a failed attempt: retried or not, after what wait, and whether as a throttled reply outside the three. */
+export interface AfterFailure {
+  readonly retried: boolean;
+  readonly throttled: boolean;
+  readonly waitMs: number;
+  readonly capped: boolean;
+}
+
+/**
+ * The rerun rules after a failed attempt, given the turn's attempts before
+ * it: a permanent error is not retried; a transport error is, until the third;
+ * a throttled reply under an adaptive limit (`adaptive`) is retried apart
+ * from those, until MAX_THROTTLED_RETRIES, its wait stepping by its own count.
+ */
+export function afterFailure(
+  previous: readonly AttemptRecord[],
+  failure: ErrorClassification,
+  adaptive: boolean,
+  maxRetryAfterSeconds?: number,
+): AfterFailure {
+  const transport = failure.errorClass === 'transport';
+  const throttledBefore = previous.filter((a) => a.throttled).length;
+  const throttled = transport && adaptive && failure.throttled !== undefined && throttledBefore < MAX_THROTTLED_RETRIES;
+  const failures = throttled ? throttledBefore + 1 : previous.filter((a) => a.outcome === 'transport-error' && !a.throttled).length + 1;
+  const wait = retryWait(failures, failure.retryAfterMs, maxRetryAfterSeconds);
+  return { retried: transport && (throttled || failures < MAX_TRANSPORT_ATTEMPTS), throttled, ...wait };
 }
 
 /**
@@ -123,7 +157,9 @@ export function cutOff<P extends Parsed>(parsed: P, response: Pick<GenerateRespo
  * every attempt. A transport error is retried by Temporal after 1.5 s × its
  * number (or the provider's retry-after, if longer, up to
  * `spec.maxRetryAfterSeconds`), at most three in all; a permanent error stops
- * the session. Each reply is recorded, whole, the moment the call returns; an
+ * the session. Under an adaptive limit a throttled reply (429, 529, an
+ * overloaded 503) is counted apart, at most MAX_THROTTLED_RETRIES a turn,
+ * with the same waits by its own number: it bills nothing. Each reply is recorded, whole, the moment the call returns; an
  * activity retried after its worker died finds the turn's reply there and uses
  * it (`reused`) instead of paying for the call again.
  *
@@ -162,7 +198,6 @@ export async function callProvider<P extends Parsed>(
   }
   let attempt = call.previous.length;
   let emptyReplies = call.previous.filter((a) => a.outcome === 'empty-reply').length;
-  const transportErrors = call.previous.filter((a) => a.outcome === 'transport-error').length;
   const record = async (fields: Omit<AttemptRecord, 'type' | 'at' | 't' | 'attempt' | 'activityAttempt'>): Promise<AttemptRecord> => {
     const entry: AttemptRecord = { type: 'attempt', at: new Date().toISOString(), t, attempt, activityAttempt, ...fields };
     await call.store.appendTranscript(call.session, entry);
@@ -182,11 +217,11 @@ export async function callProvider<P extends Parsed>(
         provider.generate({ ...request, messages, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }),
       );
     } catch (error) {
-      const { errorClass, retryAfterMs } = provider.classify(error);
+      const failure = provider.classify(error);
+      const { errorClass, retryAfterMs } = failure;
       const message = redactSecrets(error instanceof Error ? error.message : String(error));
-      const failures = transportErrors + 1;
-      const retried = errorClass === 'transport' && failures < MAX_TRANSPORT_ATTEMPTS;
-      const wait = retryWait(failures, retryAfterMs, spec.maxRetryAfterSeconds);
+      // A transport error ends this activity attempt, so the turn's earlier failures are all on record before it.
+      const next = afterFailure(call.previous, failure, provider.adaptiveConcurrency === true, spec.maxRetryAfterSeconds);
       await record({
         latencyMs: Date.now() - started,
         outcome: errorClass === 'permanent' ? 'permanent-error' : 'transport-error',
@@ -195,14 +230,15 @@ export async function callProvider<P extends Parsed>(
         usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
         usageEstimated: false,
         ...(retryAfterMs !== undefined && { retryAfterMs }),
-        ...(retried && { waitMs: wait.waitMs, ...(wait.capped && { waitCapped: true }) }),
+        ...(next.throttled && { throttled: true }),
+        ...(next.retried && { waitMs: next.waitMs, ...(next.capped && { waitCapped: true }) }),
       });
       if (errorClass === 'permanent') return { kind: 'stopped', reason: 'provider-error' };
-      if (!retried) return { kind: 'stopped', reason: 'transport-exhausted' };
+      if (!next.retried) return { kind: 'stopped', reason: 'transport-exhausted' };
       throw ApplicationFailure.create({
         type: 'TransportError',
         message: `turn ${t}, attempt ${attempt}: ${message}`,
-        nextRetryDelay: wait.waitMs,
+        nextRetryDelay: next.waitMs,
       });
     }
     const parsed = cutOff(parse(response), response, request.maxOutputTokens);

@@ -26,6 +26,8 @@ export interface AuditedTurn {
     readonly waitMs?: number;
     /** The provider asked for longer than maxRetryAfterSeconds; the cap was waited. */
     readonly waitCapped?: true;
+    /** Throttled under an adaptive limit, retried outside the rerun rule's three attempts. */
+    readonly throttled?: true;
   }[];
   /** Activity attempts that left no record: a worker died mid-call. */
   readonly lostAttempts: number;
@@ -48,6 +50,8 @@ export interface AuditReport {
   readonly reusedReplies: number;
   /** Attempts whose retry-after was longer than the cap (the cap was waited). */
   readonly cappedWaits: number;
+  /** Throttled replies retried under an adaptive limit, outside the rerun rule's three attempts. */
+  readonly throttledAttempts: number;
   readonly turns: readonly AuditedTurn[];
 }
 
@@ -97,6 +101,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
   let [sessions, decisionTurns, attempts, retriedTurns, unresolvedTurns, cutOffTurns, lostAttempts, reusedReplies, cappedWaits] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0,
   ];
+  let throttledAttempts = 0;
   for (const spec of expandSweep(manifest.config)) {
     const transcript = await store.readTranscript(spec);
     if (!transcript.start) continue;
@@ -117,6 +122,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
       if (cutOff) cutOffTurns++;
       if (reused) reusedReplies++;
       cappedWaits += records.filter((r) => r.waitCapped).length;
+      throttledAttempts += records.filter((r) => r.throttled).length;
       if (!retried && !unresolved && lost === 0 && !reused) continue;
       turns.push({
         session: sessionKey(spec),
@@ -134,6 +140,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
           ...(r.retryAfterMs !== undefined && { retryAfterMs: r.retryAfterMs }),
           ...(r.waitMs !== undefined && { waitMs: r.waitMs }),
           ...(r.waitCapped && { waitCapped: true as const }),
+          ...(r.throttled && { throttled: true as const }),
         })),
         lostAttempts: lost,
         ...(reused && { reused }),
@@ -152,6 +159,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
     lostAttempts,
     reusedReplies,
     cappedWaits,
+    throttledAttempts,
     turns,
   };
 }

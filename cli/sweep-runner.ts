@@ -14,6 +14,7 @@ import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.
 import { ensureSearchAttributes } from '../infra/search-attributes-setup.js';
 import { connectClient, connectWorker, targetFromEnv, type TemporalTarget } from '../infra/temporal-target.js';
 import { createWorkers, runWorkers } from '../workers/create-workers.js';
+import { checkClusterRate, providerLimits, setProviderRates } from './provider-limits.js';
 import { startSandboxProcess, type SandboxProcess } from '../workers/sandbox-launcher.js';
 import { providerOf, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 import { runStoreFailureIn } from '../protocol/failures.js';
@@ -56,24 +57,6 @@ async function checkModels(config: SweepConfig, inProcessWorkers: boolean): Prom
 
 /** R3 scripts run at once in the sandbox worker process (`limits.sandbox` in a sweep). */
 const DEFAULT_SANDBOX_CONCURRENCY = 2;
-
-/** A local GGUF model runs on this machine's cores; every other provider takes as many calls as sessions are in flight. */
-const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = { gguf: 2 };
-
-/**
- * Limits from the sweep config for every provider it calls (the reference
- * agents aside): the window's calls unless limited. They bound the calls the
- * sessions make in-session and, on a provider queue, the queue's worker — which
- * runs either way, for a resumed sweep begun with its calls on provider queues.
- */
-function providerLimits(config: SweepConfig) {
-  const called = [...new Set(config.models.map(providerOf))].filter((provider) => provider !== 'policy');
-  return called.map((provider) => ({
-    provider,
-    concurrency: config.limits[provider]?.concurrency ?? DEFAULT_CONCURRENCY[provider] ?? config.window,
-    ...(config.limits[provider]?.perSecond !== undefined && { perSecond: config.limits[provider]?.perSecond }),
-  }));
-}
 
 /**
  * Starts the sweep workflow, or attaches to it if it is already running: the
@@ -127,6 +110,7 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
   const remote = targetFromEnv();
   if (!remote && !options.inProcessWorkers)
     throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
+  checkClusterRate(config, remote);
   const lock = await openRunStore(options.runDir).lock((line) => process.stderr.write(`allocbench: ${line}\n`));
   try {
     return await runLocked(config, options, remote);
@@ -153,6 +137,7 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
     const target: TemporalTarget = remote ?? { address: server?.address as string, namespace: 'default' };
     connection = await connectClient(target);
     if (remote) await ensureSearchAttributes(connection, target.namespace);
+    await setProviderRates(connection, config, target.namespace, options.say);
     // Started (or attached to) before any worker exists, so a refusal leaves no worker to shut down.
     const client = new Client({ connection, namespace: target.namespace });
     const handle = await startOrAttach(client, config, options.runDir, remote !== null);
@@ -165,7 +150,6 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
           sessions: true,
           sessionSlots: config.window,
           providers: providerLimits(config),
-          sessionCalls: providerLimits(config),
         })
       : [];
     if (options.inProcessWorkers && config.rungs.includes('R3')) {

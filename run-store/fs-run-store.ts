@@ -17,7 +17,7 @@ import {
 import type { Manifest } from './manifest-record.js';
 import { runLayout, runParts, type SessionName } from './run-layout.js';
 import { acquireRunLock } from './run-lock.js';
-import type { CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
+import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
 import type { SessionSummary } from './session-summary.js';
 import { withFile } from './store-errors.js';
 import { readStoredStream } from './stream-source.js';
@@ -171,6 +171,19 @@ export class FsRunStore implements RunStore {
     const total = read.records.reduce((sum, entry) => sum + entry.costUsd, known.total);
     costTotals.set(path, { next: read.next, total });
     return total;
+  }
+
+  writeConcurrency(record: ConcurrencyRecord): Promise<void> {
+    const path = runLayout.concurrency(this.location, record.provider, record.worker);
+    return withFile(path, () => writeJsonAtomic(path, record));
+  }
+
+  async readConcurrency(): Promise<ConcurrencyRecord[]> {
+    const folder = runLayout.concurrencyRecords(this.location);
+    if (!existsSync(folder)) return [];
+    const names = (await readdir(folder)).filter((name) => name.endsWith('.json')).sort();
+    const records = await Promise.all(names.map((name) => readJsonIfExists<ConcurrencyRecord>(join(folder, name))));
+    return records.filter((record) => record !== undefined);
   }
 
   async lock(note: (line: string) => void): Promise<RunLock> {

@@ -11,6 +11,7 @@ import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js'
  *   sessions/<session>/summary.json        decisions, metrics, termination, usage
  *   costs.jsonl                            one line per paid attempt of the run (file system)
  *   costs/<session>/<t>-<time>.json        the same entries, one object each (object storage)
+ *   concurrency/<provider>@<worker>.json   a worker's adaptive concurrency limit for a provider, as it last changed
  *   run.lock                               who runs the sweep now
  *   temporal/                              the embedded Temporal server's SQLite file (file system)
  */
@@ -33,6 +34,9 @@ export const runParts = {
   costFile: 'costs.jsonl',
   costs: 'costs/',
   cost: (session: string, t: number, at: string) => `costs/${session}/${t}-${at}.json`,
+  concurrencyRecords: 'concurrency/',
+  /** A worker (host:pid) in a name any file system and bucket takes. */
+  concurrency: (provider: string, worker: string) => `concurrency/${provider}@${worker.replace(/[^A-Za-z0-9._-]/g, '-')}.json`,
   lock: 'run.lock',
   temporal: 'temporal',
 };
@@ -46,6 +50,8 @@ export const runLayout = {
   transcript: (runDir: string, session: SessionName) => join(runDir, runParts.transcriptFile(session)),
   summary: (runDir: string, session: SessionName) => join(runDir, runParts.summary(session)),
   costs: (runDir: string) => join(runDir, runParts.costFile),
+  concurrencyRecords: (runDir: string) => join(runDir, runParts.concurrencyRecords),
+  concurrency: (runDir: string, provider: string, worker: string) => join(runDir, runParts.concurrency(provider, worker)),
   lock: (runDir: string) => join(runDir, runParts.lock),
   temporal: (runDir: string) => join(runDir, runParts.temporal),
 };

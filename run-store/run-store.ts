@@ -12,6 +12,26 @@ export interface CostEntry {
   readonly costUsd: number;
 }
 
+/**
+ * One worker's adaptive concurrency limit for one provider, as it last changed
+ * (activities/providers/adaptive-concurrency.ts): written by the worker on
+ * each change, replacing its previous one, and shown by `allocbench status`.
+ */
+export interface ConcurrencyRecord {
+  readonly provider: string;
+  /** host:pid of the worker process. */
+  readonly worker: string;
+  /** When the limit last changed. */
+  readonly at: string;
+  readonly limit: number;
+  readonly floor: number;
+  readonly ceiling: number;
+  readonly cuts: number;
+  readonly throttled: number;
+  /** The latest changes, oldest first. */
+  readonly changes: readonly { readonly at: string; readonly from: number; readonly to: number; readonly cause: string }[];
+}
+
 /** The run's lock, held by one `run` or `sweep` at a time. */
 export interface RunLock {
   /** The lock file's path or object's address. */
@@ -70,6 +90,11 @@ export interface RunStore {
   readCosts(): Promise<CostEntry[]>;
   /** USD spent so far by every worker of the run. */
   runCostUsd(): Promise<number>;
+
+  /** Replaces this worker's record for the provider. */
+  writeConcurrency(record: ConcurrencyRecord): Promise<void>;
+  /** Every worker's latest record, per provider. */
+  readConcurrency(): Promise<ConcurrencyRecord[]>;
 
   /** Takes the run's lock, or throws RunLockedError naming the holder; a stale lock is taken over and `note` told. */
   lock(note: (line: string) => void): Promise<RunLock>;

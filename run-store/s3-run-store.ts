@@ -8,7 +8,7 @@ import { CorruptRunDataError, parseStored } from './corrupt-data.js';
 import type { Manifest } from './manifest-record.js';
 import { folderOf, runParts, type SessionName } from './run-layout.js';
 import { RunLockedError } from './run-lock.js';
-import type { CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
+import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
 import { inBatches } from './in-batches.js';
 import { ObjectPrefix } from './s3-objects.js';
 import type { SessionSummary } from './session-summary.js';
@@ -208,6 +208,17 @@ export class S3RunStore implements RunStore {
       this.costs.set(key, found ? parseStored<CostEntry>(found.text, this.where(key)).costUsd : 0);
     });
     return keys.reduce((sum, key) => sum + (this.costs.get(key) ?? 0), 0);
+  }
+
+  /** Each worker replaces only its own object. */
+  async writeConcurrency(record: ConcurrencyRecord): Promise<void> {
+    await this.objects.put(runParts.concurrency(record.provider, record.worker), json(record));
+  }
+
+  async readConcurrency(): Promise<ConcurrencyRecord[]> {
+    const keys = await this.objects.list(runParts.concurrencyRecords);
+    const found = await inBatches(keys, PARALLEL_GETS, (key) => this.objects.get(key));
+    return found.flatMap((object, at) => (object ? [parseStored<ConcurrencyRecord>(object.text, this.where(keys[at] as string))] : []));
   }
 
   /**

@@ -52,6 +52,11 @@ export interface AttemptRecord {
    * too; absent in records written before replies were kept.
    */
   readonly reply?: ModelReply;
+  /**
+   * A throttled reply (429, 529, an overloaded 503) under an adaptive limit: retried without counting toward the
+   * rerun rule's three attempts (activities/provider-call.ts).
+   */
+  readonly throttled?: boolean;
   /** A transport error's requested wait (retry-after-ms or Retry-After), when the provider sent one. */
   readonly retryAfterMs?: number;
   /** How long the next attempt waited after this failed one: the rerun rule's step, or retry-after up to the cap. */

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { createModelActivities } from '../activities/model-activities.js';
+import type { CallLimit } from '../activities/providers/call-limits.js';
 import { ProviderRegistry } from '../activities/providers/registry.js';
 import { runLayout } from '../run-store/run-layout.js';
 import { projectRoot } from '../infra/project-root.js';
@@ -11,13 +12,9 @@ import { runStoreActivityFailure } from '../run-store/store-errors.js';
 import { createStoreActivities } from '../activities/store-activities.js';
 import { providerTaskQueue, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 
-/** Limits for one provider's model calls. */
-export interface ProviderLimit {
+/** This worker's limits on one provider's model calls (activities/providers/call-limits.ts). */
+export interface ProviderLimit extends CallLimit {
   readonly provider: string;
-  /** Model calls this worker runs at once. */
-  readonly concurrency: number;
-  /** Calls started per second: on a provider queue, across all its workers (server-enforced); in-session, by this worker. */
-  readonly perSecond?: number;
 }
 
 export interface WorkerSetup {
@@ -31,10 +28,14 @@ export interface WorkerSetup {
    * a session holds its slot while its reference agent's call runs.
    */
   readonly sessionSlots: number;
-  /** Provider queues to serve. */
+  /**
+   * Providers whose queues this worker serves, and its limits on each one's
+   * calls: one limit per provider for the calls from its queue and those its
+   * sessions make in-session (sweep-config.ts, `modelCalls`) together. A rate
+   * across all workers is the server's, on the provider's queue
+   * (infra/queue-rate.ts), never a worker's.
+   */
   readonly providers: readonly ProviderLimit[];
-  /** This worker's limits on the calls its sessions make in-session (sweep-config.ts, `modelCalls`), per provider. */
-  readonly sessionCalls: readonly ProviderLimit[];
 }
 
 /** The workflow entry point: compiled JS under dist/, TypeScript when run from source (tests). */
@@ -100,10 +101,9 @@ export function sessionWorkerSlots(sessions: number) {
 
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { connection, namespace } = setup;
-  const providers = new ProviderRegistry();
+  const providers = new ProviderRegistry(new Map(setup.providers.map(({ provider, ...limit }) => [provider, limit])));
   const workers: Promise<Worker>[] = [];
   if (setup.sessions) {
-    const sessionProviders = new ProviderRegistry(new Map(setup.sessionCalls.map(({ provider, ...limit }) => [provider, limit])));
     workers.push(
       Worker.create({
         connection,
@@ -111,7 +111,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         taskQueue: SESSIONS_TASK_QUEUE,
         ...workflowCode(),
         // In-session model calls run here, as local activities of their sessions.
-        activities: { ...createStoreActivities(), ...createModelActivities(sessionProviders) },
+        activities: { ...createStoreActivities(), ...createModelActivities(providers) },
         interceptors: { activity: [runStoreErrors] },
         ...sessionWorkerSlots(setup.sessionSlots),
       }),
@@ -125,8 +125,8 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         taskQueue: providerTaskQueue(limit.provider),
         activities: createModelActivities(providers),
         interceptors: { activity: [runStoreErrors] },
+        // The limiter above holds the calls to the limit; the slots only keep this worker from taking tasks it cannot start.
         maxConcurrentActivityTaskExecutions: limit.concurrency,
-        ...(limit.perSecond !== undefined && { maxTaskQueueActivitiesPerSecond: limit.perSecond }),
       }),
     );
   }

@@ -6,7 +6,9 @@ import type { ErrorClassification } from './provider.js';
  * HTTP status (bad request, authentication, context too long) and anything
  * unexpected are permanent. Anthropic and OpenAI share one generated error
  * hierarchy (classifyApiError); Google's SDK has its own (google-provider.ts),
- * classified by status the same way (classifyStatus).
+ * classified by status the same way (classifyStatus). Of these, a 429,
+ * Anthropic's 529 (overloaded) and a 503 that says the server is overloaded
+ * or asks to slow down are throttled: the provider refused the call for load.
  */
 
 interface SdkErrors {
@@ -15,6 +17,14 @@ interface SdkErrors {
 }
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
+const OVERLOADED = /overload|slow down/i;
+
+/** Why a refused call was refused for load, or undefined. */
+function throttleCause(status: number, message: string): string | undefined {
+  if (status === 429 || status === 529) return String(status);
+  if (status === 503 && OVERLOADED.test(message)) return '503 overloaded';
+  return undefined;
+}
 
 /** Milliseconds from `retry-after-ms` or `retry-after` (seconds or an HTTP date). */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
@@ -44,18 +54,19 @@ export function retryInfoMs(body: unknown): number | undefined {
   return undefined;
 }
 
-/** An HTTP error status as transport (with the server's requested wait, if any) or permanent. */
-export function classifyStatus(status: number, wait: number | undefined): ErrorClassification {
+/** An HTTP error status as transport (with the server's requested wait, if any, and why it throttled) or permanent. */
+export function classifyStatus(status: number, wait: number | undefined, message = ''): ErrorClassification {
   if (!RETRYABLE_STATUS.has(status) && status < 500) return { errorClass: 'permanent' };
-  return { errorClass: 'transport', ...(wait !== undefined && { retryAfterMs: wait }) };
+  const throttled = throttleCause(status, message);
+  return { errorClass: 'transport', ...(wait !== undefined && { retryAfterMs: wait }), ...(throttled && { throttled }) };
 }
 
 export function classifyApiError(error: unknown, sdk: SdkErrors): ErrorClassification {
   if (error instanceof sdk.APIConnectionError) return { errorClass: 'transport' };
   if (error instanceof sdk.APIError) {
-    const { status, headers } = error as Error & { status?: number; headers?: Headers };
+    const { status, headers, message } = error as Error & { status?: number; headers?: Headers };
     if (status === undefined) return { errorClass: 'transport' }; // aborted or no response
-    return classifyStatus(status, retryAfterMs(headers));
+    return classifyStatus(status, retryAfterMs(headers), message);
   }
   return { errorClass: 'permanent' };
 }

@@ -51,7 +51,7 @@ export function classifyGoogleError(error: unknown): ErrorClassification {
     } catch {
       body = undefined;
     }
-    return classifyStatus(error.status, retryInfoMs(body));
+    return classifyStatus(error.status, retryInfoMs(body), error.message);
   }
   const name = (error as Error | undefined)?.name;
   // fetch's own failures: no connection, reset, or this request's timeout (or cancellation) aborting it.

@@ -43,6 +43,8 @@ export interface ErrorClassification {
   readonly errorClass: ErrorClass;
   /** The provider's requested wait (a 429's retry-after), honoured when longer than the rerun rule's. */
   readonly retryAfterMs?: number;
+  /** The provider refused the call for load, and why ('429', '529', '503 overloaded'): the adaptive limit's signal. */
+  readonly throttled?: string;
 }
 
 /** One model behind one interface (cf. Inspect AI's ModelAPI). */
@@ -56,6 +58,11 @@ export interface Provider {
    * the tool rungs a reply without one is asked again with a format reminder (empty-fence retries, paper F.5).
    */
   readonly local: boolean;
+  /**
+   * Set where an adaptive limit governs this provider's calls (registry.ts): a throttled reply then slows the calls
+   * down and is retried without counting toward the rerun rule's three attempts (provider-call.ts).
+   */
+  readonly adaptiveConcurrency?: boolean;
   /** Checks, before any session starts, what the provider needs (a key, a server, a model file); throws an InputError. */
   preflight(): Promise<void>;
   generate(request: GenerateRequest): Promise<GenerateResponse>;

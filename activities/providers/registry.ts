@@ -6,10 +6,12 @@ import { modelOptions } from './model-options.js';
 import { openAiChatProvider } from './openai-chat-provider.js';
 import { openAiResponsesProvider } from './openai-responses-provider.js';
 import type { AgentView } from './agent-view.js';
-import { CallLimiter, type CallLimit } from './call-limits.js';
+import { CallLimiter, type CallLimit, type CallObserver } from './call-limits.js';
+import { recordConcurrencyChange } from './concurrency-log.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
 import { redactedError } from '../../secrets/redact.js';
+import type { RunStore } from '../../run-store/run-store.js';
 
 /** A model id's reasoning_effort, `fallback` unless set; 'default' leaves it to the API (null). */
 function reasoningEffort(model: string, fallback: string): { readonly name: string; readonly effort: string | null } {
@@ -112,8 +114,9 @@ export function createProvider(model: string): Provider {
  * One provider instance per model id, created on first use (they may hold
  * clients and loaded models). A reference-policy agent is made for each call
  * instead, with the view it decides from; every other provider ignores the view.
- * Where this worker makes a provider's calls itself (with their sessions), its
- * limit for that provider holds across every model of it.
+ * Where this worker makes a provider's calls itself, its limit for that
+ * provider holds across every model of it, and an adaptive limit's changes
+ * are recorded in the run of the call that moved it.
  */
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
@@ -123,20 +126,22 @@ export class ProviderRegistry {
     this.limiters = new Map([...limits].map(([provider, limit]) => [provider, new CallLimiter(limit)]));
   }
 
-  get(model: string, view: AgentView): Provider {
+  /** The provider for a call of a session of the run in `store`, where its limit's changes are recorded. */
+  get(model: string, view: AgentView, store: RunStore): Provider {
     const name = providerName(model);
     if (name === 'policy') return policyProvider(model, view);
     let provider = this.providers.get(model);
     if (!provider) {
-      provider = limited(createProvider(model), this.limiters.get(name));
+      provider = createProvider(model);
       this.providers.set(model, provider);
     }
-    return provider;
+    const limiter = this.limiters.get(name);
+    return limiter ? limited(provider, limiter, (state) => recordConcurrencyChange(store, name, state)) : provider;
   }
 }
 
-function limited(provider: Provider, limiter: CallLimiter | undefined): Provider {
-  if (!limiter) return provider;
+function limited(provider: Provider, limiter: CallLimiter, changed: CallObserver['changed']): Provider {
   const generate = provider.generate.bind(provider);
-  return { ...provider, generate: (request) => limiter.run(() => generate(request)) };
+  const observer: CallObserver = { throttled: (error) => provider.classify(error).throttled, changed };
+  return { ...provider, adaptiveConcurrency: limiter.adaptive, generate: (request) => limiter.run(() => generate(request), observer) };
 }

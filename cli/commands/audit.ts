@@ -34,7 +34,7 @@ export function registerAudit(program: Command): void {
         turn.attempts
           .map(
             (a, i) =>
-              `${a.attempt}:${a.outcome}${a.stopReason ? ` [${a.stopReason}]` : ''}${a.reminded ? ' (reminded)' : ''}` +
+              `${a.attempt}:${a.outcome}${a.stopReason ? ` [${a.stopReason}]` : ''}${a.reminded ? ' (reminded)' : ''}${a.throttled ? ' (throttled)' : ''}` +
               (i > 0 ? ` ${secondsBetween(turn.attempts[i - 1]?.at as string, a.at)}` : '') +
               waitOf(a),
           )
@@ -47,6 +47,7 @@ export function registerAudit(program: Command): void {
         `${report.runDir}: ${report.sessions} sessions, ${report.decisionTurns} decision turns, ${report.attempts} attempts`,
         `${report.retriedTurns} turns retried, ${report.unresolvedTurns} unresolved (${report.cutOffTurns} cut off by the output limit), ${report.lostAttempts} attempts lost to dead workers`,
         `${report.reusedReplies} recorded replies reused after a dead worker (not paid again), ${report.cappedWaits} retry-after waits capped`,
+        `${report.throttledAttempts} throttled replies retried under the adaptive limit (not counted toward the three attempts)`,
         ...(rows.length > 0
           ? [
               '',

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { readManifest } from '../../run-store/manifest.js';
 import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
 import { resolveRunLocation } from '../../run-store/run-location.js';
+import type { ConcurrencyRecord } from '../../run-store/run-store.js';
 import { connectClient, targetFromEnv } from '../../infra/temporal-target.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { printJson, table } from '../format.js';
@@ -12,6 +13,43 @@ import { readRunResults, type RunResults } from '../run-results.js';
 async function runLocations(paths: readonly string[]): Promise<string[]> {
   return paths.length > 0 ? paths.map(resolveRunLocation) : runsUnder('runs');
 }
+
+/** A provider's adaptive limit in a run: the limit its workers last recorded, with what brought it there. */
+export interface ProviderConcurrency {
+  readonly provider: string;
+  /** The most recently changed worker's limit, and its ceiling. */
+  readonly limit: number;
+  readonly ceiling: number;
+  readonly at: string;
+  /** Summed over the workers that recorded one. */
+  readonly cuts: number;
+  readonly throttled: number;
+  readonly workers: number;
+}
+
+async function adaptiveConcurrency(runDir: string): Promise<ProviderConcurrency[]> {
+  const byProvider = new Map<string, ConcurrencyRecord[]>();
+  for (const record of await openRunStore(runDir).readConcurrency()) {
+    byProvider.set(record.provider, [...(byProvider.get(record.provider) ?? []), record]);
+  }
+  return [...byProvider].map(([provider, records]) => {
+    const latest = records.reduce((a, b) => (b.at > a.at ? b : a));
+    const sum = (field: 'cuts' | 'throttled') => records.reduce((total, record) => total + record[field], 0);
+    return {
+      provider,
+      limit: latest.limit,
+      ceiling: latest.ceiling,
+      at: latest.at,
+      cuts: sum('cuts'),
+      throttled: sum('throttled'),
+      workers: records.length,
+    };
+  });
+}
+
+const describeConcurrency = (limits: readonly ProviderConcurrency[]) =>
+  limits.map((l) => `${l.provider} ${l.limit}/${l.ceiling} (${l.cuts} cuts${l.workers > 1 ? `, ${l.workers} workers` : ''})`).join('; ') ||
+  'not adapted';
 
 /**
  * Running session workflows per run directory, when a cluster is configured:
@@ -42,7 +80,7 @@ export function registerStatus(program: Command): void {
   program
     .command('status')
     .description(
-      'progress and validity of run directories (default: every run under ./runs): sessions finished, in flight (begun, not finished) and waiting',
+      "progress and validity of run directories (default: every run under ./runs): sessions finished, in flight (begun, not finished) and waiting, and each provider's adaptive limit on calls at once",
     )
     .argument('[runs...]', 'run directories or s3://bucket/prefix locations')
     .option('--json', 'print one JSON object')
@@ -50,7 +88,8 @@ export function registerStatus(program: Command): void {
       const runs: RunResults[] = await Promise.all((await runLocations(paths)).map((dir) => readRunResults(dir)));
       for (const line of runs.flatMap((run) => run.unreadable)) process.stderr.write(`allocbench: ${line} (counted as not finished)\n`);
       const running = await runningSessions(runs.map((run) => run.runDir));
-      const rows = runs.map((run) => ({
+      const concurrency = await Promise.all(runs.map((run) => adaptiveConcurrency(run.runDir)));
+      const rows = runs.map((run, i) => ({
         name: run.name,
         runDir: run.runDir,
         finished: run.finished,
@@ -60,6 +99,7 @@ export function registerStatus(program: Command): void {
         mechanicalFailures: run.mechanicalFailures,
         invalidCells: run.cells.filter((cell) => cell.invalid).map((cell) => `${cell.model} ${cell.rung}`),
         ...(running && { running: running.get(run.runDir) ?? 0 }),
+        concurrency: concurrency[i] ?? [],
       }));
       if (flags.json) return printJson({ runs: rows });
       if (rows.length === 0) return void process.stdout.write('no run directories found (looked in ./runs)\n');
@@ -71,6 +111,7 @@ export function registerStatus(program: Command): void {
         ...(running ? ['running'] : []),
         'mechanical',
         'invalid cells (>10% unresolved)',
+        'calls at once (adaptive)',
         'run directory',
       ];
       const body = rows.map((r) => [
@@ -81,8 +122,9 @@ export function registerStatus(program: Command): void {
         ...(running ? [String(r.running ?? 0)] : []),
         String(r.mechanicalFailures),
         r.invalidCells.join('; ') || 'none',
+        describeConcurrency(r.concurrency),
         r.runDir,
       ]);
-      process.stdout.write(`${table(header, body, [0, header.length - 2, header.length - 1])}\n`);
+      process.stdout.write(`${table(header, body, [0, header.length - 3, header.length - 2, header.length - 1])}\n`);
     });
 }

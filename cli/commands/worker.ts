@@ -15,6 +15,7 @@ interface WorkerFlags {
   sessionSlots: number;
   sandboxConcurrency: number;
   perSecond?: number;
+  adaptive: boolean;
 }
 
 export function registerWorker(program: Command): void {
@@ -38,9 +39,10 @@ export function registerWorker(program: Command): void {
     )
     .option(
       '--per-second <r>',
-      'calls started per second per provider: by this worker in-session, by the server across all workers on a provider queue',
+      "calls this worker starts per second per provider (its own; a sweep's limits.<provider>.perSecond holds across the cluster)",
       numberIn(0, 1e6, { exclusiveMin: true }),
     )
+    .option('--no-adaptive', 'keep --concurrency fixed instead of adapting it to throttled replies (429, 529, overloaded 503)')
     .action(async (flags: WorkerFlags) => {
       const target = targetFromEnv();
       if (!target)
@@ -57,6 +59,7 @@ export function registerWorker(program: Command): void {
         .map((provider) => ({
           provider,
           concurrency: flags.concurrency ?? flags.sessionSlots,
+          adaptive: flags.adaptive,
           ...(flags.perSecond && { perSecond: flags.perSecond }),
         }));
       installQuietRuntime();
@@ -67,7 +70,6 @@ export function registerWorker(program: Command): void {
         sessions: flags.sessions,
         sessionSlots: flags.sessionSlots,
         providers: limits,
-        sessionCalls: limits,
       });
       const stop = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

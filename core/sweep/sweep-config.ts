@@ -30,12 +30,20 @@ const providerLimits = z.strictObject({
     .min(1)
     .max(10_000)
     .optional()
-    .describe("calls one worker makes at once to this provider (unset: the window's)"),
+    .describe("calls one worker makes at once to this provider (unset: the window's); the ceiling of the adaptive limit"),
   perSecond: z
     .number()
     .positive()
     .optional()
-    .describe('calls started per second: by each worker where calls run in-session, across all workers where they have a provider queue'),
+    .describe(
+      "calls started per second to this provider by the whole run: the Temporal server's rate on the provider's queue (modelCalls: provider-queue), or the one worker's on the embedded server",
+    ),
+  adaptive: z
+    .boolean()
+    .optional()
+    .describe(
+      'adapt the calls at once to the provider (unset: true): cut by half on a throttled reply, one more per round of answered calls',
+    ),
 });
 
 /**

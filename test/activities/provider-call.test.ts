@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_RETRY_AFTER_SECONDS, replyOnRecord, retryWait } from '../../activities/provider-call.js';
+import {
+  afterFailure,
+  DEFAULT_MAX_RETRY_AFTER_SECONDS,
+  MAX_THROTTLED_RETRIES,
+  replyOnRecord,
+  retryWait,
+} from '../../activities/provider-call.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
 
 const attempt = (fields: Partial<AttemptRecord>): AttemptRecord => ({
@@ -40,5 +46,42 @@ describe('replyOnRecord', () => {
     expect(replyOnRecord([attempt({ responseModel: 'm' })])).toBeUndefined();
     expect(replyOnRecord([attempt({ outcome: 'empty-reply', reply, responseModel: 'm' })])).toBeUndefined();
     expect(replyOnRecord([attempt({ reply, responseModel: 'm' }), attempt({ outcome: 'transport-error' })])).toBeUndefined();
+  });
+});
+
+describe('afterFailure', () => {
+  const transportError = attempt({ outcome: 'transport-error' });
+  const throttledReply = attempt({ outcome: 'transport-error', throttled: true });
+  const limited = { errorClass: 'transport', throttled: '429' } as const;
+
+  it('retries a transport error until the third, 1.5 s × its number later, and never a permanent one', () => {
+    expect(afterFailure([], { errorClass: 'transport' }, true)).toEqual({ retried: true, throttled: false, waitMs: 1500, capped: false });
+    expect(afterFailure([transportError], { errorClass: 'transport' }, true)).toMatchObject({ retried: true, waitMs: 3000 });
+    expect(afterFailure([transportError, transportError], { errorClass: 'transport' }, true).retried).toBe(false);
+    expect(afterFailure([], { errorClass: 'permanent' }, true).retried).toBe(false);
+  });
+
+  it('under an adaptive limit, retries throttled replies apart from the three, each wait stepping by their own count', () => {
+    const twoThrottled = [throttledReply, throttledReply];
+    expect(afterFailure([transportError, transportError, ...twoThrottled], limited, true)).toEqual({
+      retried: true,
+      throttled: true,
+      waitMs: 4500,
+      capped: false,
+    });
+    // Throttled replies before do not count toward an ordinary error's three.
+    expect(afterFailure([...twoThrottled, transportError], { errorClass: 'transport' }, true)).toMatchObject({
+      retried: true,
+      waitMs: 3000,
+    });
+    // A provider's longer retry-after is honoured as for any transport error.
+    expect(afterFailure([], { ...limited, retryAfterMs: 20_000 }, true, 5)).toMatchObject({ waitMs: 5000, capped: true });
+  });
+
+  it('counts a throttled reply as any transport error past MAX_THROTTLED_RETRIES, or without an adaptive limit', () => {
+    const many = Array.from({ length: MAX_THROTTLED_RETRIES }, () => throttledReply);
+    expect(afterFailure(many, limited, true)).toMatchObject({ retried: true, throttled: false, waitMs: 1500 });
+    expect(afterFailure([...many, transportError, transportError], limited, true).retried).toBe(false);
+    expect(afterFailure([transportError, transportError], limited, false)).toMatchObject({ retried: false, throttled: false });
   });
 });

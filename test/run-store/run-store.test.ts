@@ -158,6 +158,21 @@ describe.each(Object.keys(kinds) as (keyof typeof kinds)[])('the run store on %s
     expect(await b.readCosts()).toHaveLength(2);
   });
 
+  it("keeps each worker's latest concurrency record per provider, replaced on each change", async () => {
+    const [a, b] = await kinds[kind]();
+    expect(await b.readConcurrency()).toEqual([]);
+    const record = { provider: 'openai', worker: 'host-1:41', at: '2026-01-01T00:00:01.000Z', limit: 6, floor: 1, ceiling: 12 };
+    const change = { at: record.at, from: 12, to: 6, cause: '429' };
+    await a.writeConcurrency({ ...record, cuts: 1, throttled: 3, changes: [change] });
+    await a.writeConcurrency({ ...record, limit: 3, cuts: 2, throttled: 4, changes: [change, { ...change, from: 6, to: 3 }] });
+    await b.writeConcurrency({ ...record, worker: 'host/2:7', limit: 12, cuts: 0, throttled: 0, changes: [] });
+    const read = await a.readConcurrency();
+    expect(read.map((r) => [r.worker, r.limit, r.cuts, r.changes.length])).toEqual([
+      ['host-1:41', 3, 2, 2],
+      ['host/2:7', 12, 0, 0],
+    ]);
+  });
+
   it('locks the run: a second holder is refused, naming the first; released, it can be taken', async () => {
     const [a, b] = await kinds[kind]();
     const notes: string[] = [];

@@ -65,13 +65,22 @@ describe("a provider's retry-after, capped", () => {
 
     const transcript = await transcriptOf(runDir, spec!);
     const [limited, overloaded, ok] = transcript.attemptsSinceResume(transcript.turns[0]!.t);
+    // Both are throttled (a 429, an overloaded 503): under the adaptive limit (on by default) they are retried apart from
+    // the rerun rule's three, with the same waits.
     expect(limited).toMatchObject({
       outcome: 'transport-error',
       retryAfterMs: HOURS_2_SECONDS * 1000,
       waitMs: CAP_SECONDS * 1000,
       waitCapped: true,
+      throttled: true,
     });
-    expect(overloaded).toMatchObject({ outcome: 'transport-error', retryAfterMs: HOUR_MS, waitMs: CAP_SECONDS * 1000, waitCapped: true });
+    expect(overloaded).toMatchObject({
+      outcome: 'transport-error',
+      retryAfterMs: HOUR_MS,
+      waitMs: CAP_SECONDS * 1000,
+      waitCapped: true,
+      throttled: true,
+    });
     expect(ok).toMatchObject({ outcome: 'ok' });
     expect(ok).not.toHaveProperty('waitMs');
     // Temporal waited the recorded delay: the cap, measured between the attempts' records.
@@ -87,7 +96,7 @@ describe("a provider's retry-after, capped", () => {
     const json = startCli(['audit', runDir, '--json']);
     expect(await exited(json), json.output()).toBe(0);
     const report = JSON.parse(json.output()) as AuditReport;
-    expect(report.cappedWaits).toBe(2);
+    expect(report).toMatchObject({ cappedWaits: 2, throttledAttempts: 2 });
     expect(report.turns[0]?.attempts).toMatchObject([
       { outcome: 'transport-error', retryAfterMs: 7_200_000, waitMs: 4000, waitCapped: true },
       { outcome: 'transport-error', retryAfterMs: HOUR_MS, waitMs: 4000, waitCapped: true },
@@ -95,7 +104,7 @@ describe("a provider's retry-after, capped", () => {
     ]);
     const text = startCli(['audit', runDir]);
     expect(await exited(text), text.output()).toBe(0);
-    expect(text.output()).toContain('1:transport-error (wait 4s, asked 7200s, capped)');
+    expect(text.output()).toContain('1:transport-error (throttled) (wait 4s, asked 7200s, capped)');
     expect(text.output()).toContain('(wait 4s, asked 3600s, capped)');
     expect(text.output()).toContain('2 retry-after waits capped');
   }, 90_000);

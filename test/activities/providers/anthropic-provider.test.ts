@@ -120,7 +120,7 @@ describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
     expect(usage.reasoningTokens).toBeUndefined();
   });
 
-  it('classifies 429 (with retry-after), 500, 529, dropped connections and timeouts as transport errors', async () => {
+  it('classifies 429 (with retry-after), 500, 529, dropped connections and timeouts as transport errors, 429 and 529 as throttled', async () => {
     const { provider } = await against(
       (i) =>
         [
@@ -135,9 +135,9 @@ describe('Anthropic Messages adapter (real SDK, loopback server)', () => {
     const errors = [];
     for (let i = 0; i < 5; i++) errors.push(await provider.generate(requestFor('R0')).catch((e: unknown) => e));
     expect(errors.map((e) => provider.classify(e))).toEqual([
-      { errorClass: 'transport', retryAfterMs: 7000 },
+      { errorClass: 'transport', retryAfterMs: 7000, throttled: '429' },
       { errorClass: 'transport' },
-      { errorClass: 'transport' },
+      { errorClass: 'transport', throttled: '529' },
       { errorClass: 'transport' },
       { errorClass: 'transport' },
     ]);

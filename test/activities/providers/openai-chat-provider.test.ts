@@ -143,7 +143,7 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
     expect(parseReply('R1', await provider.generate(requestFor('R1')))).toMatchObject({ resolved: false, failure: 'no-decision' });
   });
 
-  it('classifies 429 with retry-after, 408, 409, 500, dropped connections and timeouts as transport, 400 and 401 as permanent', async () => {
+  it('classifies 429 with retry-after, 408, 409, 500, 503, dropped connections and timeouts as transport, 400 and 401 as permanent; 429 and an overloaded 503 as throttled', async () => {
     const { provider } = await against(
       (i) =>
         [
@@ -155,6 +155,9 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
           { status: 408, json: openAiError('timeout', 'timeout') },
           { status: 409, json: openAiError('conflict', 'conflict') },
           { status: 500, json: openAiError('server error', 'server_error') },
+          { status: 503, json: openAiError('The server is overloaded or not ready yet.', 'server_error') },
+          { status: 503, json: openAiError('Slow Down', 'server_error') },
+          { status: 503, json: openAiError('upstream connect error', 'server_error') },
           'drop' as const,
           { hangMs: 2000 },
           {
@@ -166,11 +169,14 @@ describe('OpenAI Chat Completions adapter (real SDK, loopback server)', () => {
       { timeoutMs: 300 },
     );
     const classes = [];
-    for (let i = 0; i < 8; i++) classes.push(provider.classify(await provider.generate(requestFor('R0')).catch((e: unknown) => e)));
+    for (let i = 0; i < 11; i++) classes.push(provider.classify(await provider.generate(requestFor('R0')).catch((e: unknown) => e)));
     expect(classes).toEqual([
-      { errorClass: 'transport', retryAfterMs: 2500 },
+      { errorClass: 'transport', retryAfterMs: 2500, throttled: '429' },
       { errorClass: 'transport' },
       { errorClass: 'transport' },
+      { errorClass: 'transport' },
+      { errorClass: 'transport', throttled: '503 overloaded' },
+      { errorClass: 'transport', throttled: '503 overloaded' },
       { errorClass: 'transport' },
       { errorClass: 'transport' },
       { errorClass: 'transport' },
