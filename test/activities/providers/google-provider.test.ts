@@ -182,7 +182,7 @@ describe('Gemini API adapter (real @google/genai SDK, loopback server)', () => {
     expect(replies_[5]).not.toHaveProperty('replay');
   });
 
-  it('classifies 429 (with RetryInfo), 500, 503, dropped connections and timeouts as transport; bad requests and keys as permanent; one request each', async () => {
+  it('classifies 429 (with RetryInfo) and an overloaded 503 as throttled, 500, 503, dropped connections and timeouts as transport; bad requests and keys as permanent; one request each', async () => {
     const rateLimited = googleError(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota.', [
       { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generate_content_free_tier_requests' }] },
       { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '37s' },
@@ -208,10 +208,10 @@ describe('Gemini API adapter (real @google/genai SDK, loopback server)', () => {
     for (let i = 0; i < script.length; i++)
       classes.push(provider.classify(await provider.generate(requestFor('R0')).catch((e: unknown) => e)));
     expect(classes).toEqual([
-      { errorClass: 'transport', retryAfterMs: 37_000 },
+      { errorClass: 'transport', retryAfterMs: 37_000, throttled: '429' },
+      { errorClass: 'transport', throttled: '429' },
       { errorClass: 'transport' },
-      { errorClass: 'transport' },
-      { errorClass: 'transport' },
+      { errorClass: 'transport', throttled: '503 overloaded' },
       { errorClass: 'transport' },
       { errorClass: 'transport' },
       { errorClass: 'permanent' },

@@ -174,7 +174,7 @@ describe('OpenAI Responses adapter (real SDK, loopback server)', () => {
     expect(got.map((reply) => reply.stopReason)).toEqual(['end', 'tool-use', 'length', 'content-filter', 'other']);
   });
 
-  it('classifies 429 with retry-after, 500, 503, dropped connections and timeouts as transport, 400 and 401 as permanent; one request each', async () => {
+  it('classifies 429 with retry-after and an overloaded 503 as throttled, 500, 503, dropped connections and timeouts as transport, 400 and 401 as permanent; one request each', async () => {
     const script: Scripted[] = [
       { status: 429, headers: { 'retry-after-ms': '2500' }, json: openAiError('Rate limit reached', 'requests', 'rate_limit_exceeded') },
       { status: 500, json: openAiError('server error', 'server_error') },
@@ -189,9 +189,9 @@ describe('OpenAI Responses adapter (real SDK, loopback server)', () => {
     for (let i = 0; i < script.length; i++)
       classes.push(provider.classify(await provider.generate(requestFor('R0')).catch((e: unknown) => e)));
     expect(classes).toEqual([
-      { errorClass: 'transport', retryAfterMs: 2500 },
+      { errorClass: 'transport', retryAfterMs: 2500, throttled: '429' },
       { errorClass: 'transport' },
-      { errorClass: 'transport' },
+      { errorClass: 'transport', throttled: '503 overloaded' },
       { errorClass: 'transport' },
       { errorClass: 'transport' },
       { errorClass: 'permanent' },
