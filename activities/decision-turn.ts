@@ -40,7 +40,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
   const user = openingMessage(framing, move, session.stream.items) as string;
   const key = sessionKey(spec);
   const outcome = await callProvider(
-    providers.get(spec.model, { observation: observationAt(move, session.rules) }),
+    providers.get(spec.model, { observation: observationAt(move, session.rules) }, session.replay),
     {
       system: systemPrompt(framing),
       messages: conversation(transcript.turns.map(exchange), user),

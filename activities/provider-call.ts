@@ -9,6 +9,7 @@ import { identityMatches } from './providers/model-identity.js';
 import { costOf } from './providers/prices.js';
 import { redactSecrets } from '../secrets/redact.js';
 import type { GenerateRequest, GenerateResponse, Provider } from './providers/provider.js';
+import { requestHash } from './providers/request-hash.js';
 import type { RunStore } from '../run-store/run-store.js';
 import type { Termination } from '../core/session/termination.js';
 import type { AttemptRecord, ReusedReply } from '../run-store/transcript.js';
@@ -69,6 +70,7 @@ function recordedResponse(record: AttemptRecord & { readonly reply: ModelReply }
     ...(record.costUsd !== undefined && { costUsd: record.costUsd }),
     responseModel: record.responseModel ?? '',
     stopReason: record.stopReason ?? null,
+    ...(record.replayedFrom !== undefined && { replayedFrom: record.replayedFrom }),
   };
 }
 
@@ -141,7 +143,7 @@ export function cutOff<P extends Parsed>(parsed: P, response: Pick<GenerateRespo
  */
 export async function callProvider<P extends Parsed>(
   provider: Provider,
-  request: Omit<GenerateRequest, 'attempt' | 'sampleSeed'>,
+  request: Omit<GenerateRequest, 'call' | 'attempt' | 'sampleSeed'>,
   call: CallContext,
   parse: (reply: ModelReply) => P,
 ): Promise<CallOutcome<P>> {
@@ -177,13 +179,14 @@ export async function callProvider<P extends Parsed>(
     // A re-ask after an empty reply: the turn's conversation, then the reminder (the empty reply is dropped).
     const reminder = emptyFence && emptyReplies > 0 ? formatReminder(rung) : undefined;
     const messages: readonly ChatMessage[] = reminder ? [...request.messages, { role: 'user', content: reminder }] : request.messages;
+    const hash = requestHash(provider.model, { ...request, messages });
     let response: GenerateResponse;
     try {
       response = await withHeartbeat(() =>
-        provider.generate({ ...request, messages, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }),
+        provider.generate({ ...request, messages, call: t, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }),
       );
     } catch (error) {
-      const { errorClass, retryAfterMs } = provider.classify(error);
+      const { errorClass, retryAfterMs, replayedFrom } = provider.classify(error);
       const message = redactSecrets(error instanceof Error ? error.message : String(error));
       const failures = transportErrors + 1;
       const retried = errorClass === 'transport' && failures < MAX_TRANSPORT_ATTEMPTS;
@@ -197,6 +200,8 @@ export async function callProvider<P extends Parsed>(
         usageEstimated: false,
         ...(retryAfterMs !== undefined && { retryAfterMs }),
         ...(retried && { waitMs: wait.waitMs, ...(wait.capped && { waitCapped: true }) }),
+        request: hash,
+        ...(replayedFrom !== undefined && { replayedFrom }),
       });
       if (errorClass === 'permanent') return { kind: 'stopped', reason: 'provider-error' };
       if (!retried) return { kind: 'stopped', reason: 'transport-exhausted' };
@@ -207,7 +212,10 @@ export async function callProvider<P extends Parsed>(
       });
     }
     const parsed = cutOff(parse(response), response, request.maxOutputTokens);
-    const costUsd = response.costUsd ?? (spec.price ? costOf(response.usage, spec.price) : provider.local ? 0 : undefined);
+    // A replayed reply was paid for by the run it was recorded in: it costs nothing here.
+    const costUsd = response.replayedFrom
+      ? 0
+      : (response.costUsd ?? (spec.price ? costOf(response.usage, spec.price) : provider.local ? 0 : undefined));
     const askAgain =
       emptyFence &&
       !parsed.resolved &&
@@ -226,6 +234,8 @@ export async function callProvider<P extends Parsed>(
       responseModel: response.responseModel,
       modelMatches: identityMatches(provider.apiModel, response.responseModel),
       reply: { text: response.text, toolCalls: response.toolCalls },
+      request: hash,
+      ...(response.replayedFrom !== undefined && { replayedFrom: response.replayedFrom }),
     });
     crashAfterReplyIfAsked(t, activityAttempt);
     if (costUsd) await call.store.recordCost({ at: recorded.at, session: call.sessionKey, t, costUsd });

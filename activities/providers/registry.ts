@@ -6,6 +6,8 @@ import type { AgentView } from './agent-view.js';
 import { CallLimiter, type CallLimit } from './call-limits.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
+import { replayingProvider, ReplaySource } from './replay-provider.js';
+import type { ReplaySetting } from '../../core/sweep/sweep-config.js';
 import { redactedError } from '../../secrets/redact.js';
 
 /** `openai/<model>[?reasoning_effort=E]`: reasoning_effort is 'none' unless set, as in the paper. */
@@ -92,17 +94,28 @@ export function createProvider(model: string): Provider {
  * clients and loaded models). A reference-policy agent is made for each call
  * instead, with the view it decides from; every other provider ignores the view.
  * Where this worker makes a provider's calls itself (with their sessions), its
- * limit for that provider holds across every model of it.
+ * limit for that provider holds across every model of it. A session replayed
+ * from a recorded run (`replay`) gets its provider behind the replaying layer,
+ * which calls it only on a miss with `miss: live`.
  */
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
   private readonly limiters: ReadonlyMap<string, CallLimiter>;
+  private readonly replaySources = new Map<string, ReplaySource>();
 
   constructor(limits: ReadonlyMap<string, CallLimit> = new Map()) {
     this.limiters = new Map([...limits].map(([provider, limit]) => [provider, new CallLimiter(limit)]));
   }
 
-  get(model: string, view: AgentView): Provider {
+  get(model: string, view: AgentView, replay?: ReplaySetting): Provider {
+    const live = this.live(model, view);
+    if (!replay) return live;
+    let source = this.replaySources.get(replay.from);
+    if (!source) this.replaySources.set(replay.from, (source = new ReplaySource(replay.from)));
+    return replayingProvider(live, source, replay.miss);
+  }
+
+  private live(model: string, view: AgentView): Provider {
     const name = providerName(model);
     if (name === 'policy') return policyProvider(model, view);
     let provider = this.providers.get(model);
