@@ -15,6 +15,20 @@ import { outOfStep, type CallSession } from './session-context.js';
 
 const exchange = (turn: TurnRecord) => ({ user: turn.user, reply: turn.reply, toolResults: turn.toolResults });
 
+/** A decision turn's record: where it was asked, and the reply as read. */
+export function decisionRecord(
+  turn: Pick<DecisionRecord, 't' | 'classId' | 'occurrence'>,
+  parsed: ReturnType<typeof parseReply>,
+): DecisionRecord {
+  return {
+    ...turn,
+    action: parsed.action,
+    resolved: parsed.resolved,
+    ...(parsed.resolved && { how: parsed.how }),
+    ...(parsed.failure && { failure: parsed.failure }),
+  };
+}
+
 /**
  * One decision turn (R0–R2, the probe): stop if a cap is reached, call the
  * model on the conversation rebuilt from the run store (claim check: it never
@@ -56,15 +70,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
   );
   if (outcome.kind === 'stopped') return outcome;
   const { response, parsed, reused } = outcome;
-  const decision: DecisionRecord = {
-    t,
-    classId: move.point.classId,
-    occurrence: move.point.observation.occurrence,
-    action: parsed.action,
-    resolved: parsed.resolved,
-    ...(parsed.resolved && { how: parsed.how }),
-    ...(parsed.failure && { failure: parsed.failure }),
-  };
+  const decision = decisionRecord({ t, classId: move.point.classId, occurrence: move.point.observation.occurrence }, parsed);
   await store.appendTranscript(session.session, {
     type: 'turn',
     at: new Date().toISOString(),
