@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
@@ -10,6 +10,7 @@ import type { SessionSummary } from '../../run-store/session-summary.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { anthropicMessage } from '../activities/providers/wire.js';
+import { runCliWith } from '../cli/run-cli.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
 /*
@@ -124,6 +125,53 @@ describe('a sweep replayed from its recorded replies', () => {
     }
     expect((await openRunStore(runDir).readCosts()).length).toBeGreaterThan(0);
   }, 120_000);
+});
+
+/** The command's error lines, its own and commander's (others say where the run is). */
+const errorLines = (stderr: string) => stderr.split('\n').filter((line) => /^(allocbench|error):/.test(line));
+
+describe('replay from the command line', () => {
+  const cli = (...args: string[]) => runCliWith({ TEMPORAL_ADDRESS: temporal.server.address }, args);
+  const run = (out: string, ...extra: string[]) =>
+    cli('run', '--model', MODELS[0] as string, '--rung', 'R1', '--seeds', '2000', '--announce-n', '--out', out, ...extra);
+
+  it('replays a sweep file whose recorded run is relative to it, and lists a miss with its line, exit 3', async () => {
+    const file = join(temporal.dir, 'replay.yaml');
+    writeFileSync(
+      file,
+      `name: replayed\nmodels: ['${MODELS[0]}']\nrungs: [R1]\nseeds: [2000]\nannounceN: [true]\nreplay: {from: recorded}\n`,
+    );
+    const replayed = cli('sweep', file, '--out', join(temporal.dir, 'cli-replayed'));
+    expect(replayed.status, replayed.stderr).toBe(0);
+    const [spec] = expandSweep(recordedConfig).filter((s) => s.model === MODELS[0] && s.rung === 'R1' && s.seed === 2000);
+    if (!spec) throw new Error('no such recorded session');
+    expect(comparable(await summaryOf(join(temporal.dir, 'cli-replayed'), spec))).toEqual(comparable(await summaryOf(recordedRun(), spec)));
+
+    const missed = run(join(temporal.dir, 'cli-missed'), '--economic', '--replay-from', recordedRun());
+    expect(missed.status, missed.stderr).toBe(3);
+    expect(missed.stderr).toContain(
+      `(mechanical failure: provider-error): replay from ${recordedRun()}: no reply recorded for ${MODELS[0]}/R1/B3-K0/n-announced/seed-2000, turn 1, attempt 1: the request differs from the recorded one`,
+    );
+  }, 120_000);
+
+  it.each([
+    [['--replay-from', '/no/such/run'], /^allocbench: --replay-from: \/no\/such\/run: not a run directory \(no manifest.json\)$/],
+    [['--replay-miss', 'live'], /^allocbench: --replay-miss: applies only with --replay-from/],
+    [['--replay-from', 'recorded', '--replay-miss', 'sometimes'], /--replay-miss.*sometimes/],
+  ])('refuses %j with one line, exit 2', (flags, message) => {
+    const result = run(join(temporal.dir, 'cli-refused'), ...flags.map((flag) => (flag === 'recorded' ? recordedRun() : flag)));
+    expect(result.status, result.stderr).toBe(2);
+    expect(errorLines(result.stderr)).toHaveLength(1);
+    expect(errorLines(result.stderr)[0]).toMatch(message);
+  });
+
+  it('refuses to replay a run into itself', () => {
+    const result = run(recordedRun(), '--replay-from', recordedRun());
+    expect(result.status).toBe(2);
+    expect(errorLines(result.stderr)).toEqual([
+      `allocbench: --replay-from ${recordedRun()}: is the run being written; replay into another --out`,
+    ]);
+  });
 });
 
 const KEY = 'sk-ant-replay-secret-41c9';
