@@ -16,6 +16,20 @@ import { outOfStep, type CallSession } from './session-context.js';
 
 const exchange = (turn: TurnRecord) => ({ user: turn.user, reply: turn.reply, toolResults: turn.toolResults });
 
+/** A decision turn's record: where it was asked, and the reply as read. */
+export function decisionRecord(
+  turn: Pick<DecisionRecord, 't' | 'classId' | 'occurrence'>,
+  parsed: ReturnType<typeof parseReply>,
+): DecisionRecord {
+  return {
+    ...turn,
+    action: parsed.action,
+    resolved: parsed.resolved,
+    ...(parsed.resolved && { how: parsed.how }),
+    ...(parsed.failure && { failure: parsed.failure }),
+  };
+}
+
 /**
  * One decision turn (R0–R2, the probe): stop if a cap is reached, call the
  * model on the conversation rebuilt from the run store (claim check: it never
@@ -41,7 +55,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
   const user = openingMessage(framing, move, session.stream.items) as string;
   const key = sessionKey(spec);
   const outcome = await callProvider(
-    providers.get(spec.model, { observation: observationAt(move, session.rules) }, store),
+    providers.get(spec.model, { observation: observationAt(move, session.rules) }, store, session.replay),
     {
       system: systemPrompt(framing),
       messages: conversation(transcript.turns.map(exchange), user),
@@ -57,15 +71,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
   );
   if (outcome.kind === 'stopped') return outcome;
   const { response, parsed, reused } = outcome;
-  const decision: DecisionRecord = {
-    t,
-    classId: move.point.classId,
-    occurrence: move.point.observation.occurrence,
-    action: parsed.action,
-    resolved: parsed.resolved,
-    ...(parsed.resolved && { how: parsed.how }),
-    ...(parsed.failure && { failure: parsed.failure }),
-  };
+  const decision = decisionRecord({ t, classId: move.point.classId, occurrence: move.point.observation.occurrence }, parsed);
   await store.appendTranscript(session.session, {
     type: 'turn',
     at: new Date().toISOString(),

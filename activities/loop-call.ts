@@ -47,7 +47,7 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
   const user = openingMessage(framing, move, session.stream.items);
   const key = sessionKey(spec);
   const outcome = await callProvider(
-    providers.get(spec.model, { observation: observationAt(move, rules), inputs: item.inputs }, store),
+    providers.get(spec.model, { observation: observationAt(move, rules), inputs: item.inputs }, store, session.replay),
     {
       system: systemPrompt(framing),
       messages: conversation(loopExchanges(transcript, classes.length), user),

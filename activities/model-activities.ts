@@ -18,9 +18,9 @@ import { loadCallSession } from './session-context.js';
 export function createModelActivities(providers: ProviderRegistry): ModelActivities {
   const calls = new KeyedQueue();
   return {
-    takeStep({ runDir, session: name, progress }) {
-      return calls.run(`${runDir}\0${name}`, async () => {
-        const session = await loadCallSession({ runDir, session: name }, progress);
+    takeStep(input) {
+      return calls.run(`${input.runDir}\0${input.session}`, async () => {
+        const session = await loadCallSession(input);
         return session.move.kind === 'decide' ? decisionTurn(providers, session) : loopCall(providers, session);
       });
     },

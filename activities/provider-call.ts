@@ -9,6 +9,7 @@ import { identityMatches } from './providers/model-identity.js';
 import { costOf } from './providers/prices.js';
 import { redactSecrets } from '../secrets/redact.js';
 import type { ErrorClassification, GenerateRequest, GenerateResponse, Provider } from './providers/provider.js';
+import { requestHash } from './providers/request-hash.js';
 import type { RunStore } from '../run-store/run-store.js';
 import type { Termination } from '../core/session/termination.js';
 import type { AttemptRecord, ReusedReply } from '../run-store/transcript.js';
@@ -102,6 +103,7 @@ function recordedResponse(record: AttemptRecord & { readonly reply: ModelReply }
     ...(record.costUsd !== undefined && { costUsd: record.costUsd }),
     responseModel: record.responseModel ?? '',
     stopReason: record.stopReason ?? null,
+    ...(record.replayedFrom !== undefined && { replayedFrom: record.replayedFrom }),
   };
 }
 
@@ -176,7 +178,7 @@ export function cutOff<P extends Parsed>(parsed: P, response: Pick<GenerateRespo
  */
 export async function callProvider<P extends Parsed>(
   provider: Provider,
-  request: Omit<GenerateRequest, 'attempt' | 'sampleSeed'>,
+  request: Omit<GenerateRequest, 'call' | 'attempt' | 'sampleSeed'>,
   call: CallContext,
   parse: (reply: ModelReply) => P,
 ): Promise<CallOutcome<P>> {
@@ -211,14 +213,15 @@ export async function callProvider<P extends Parsed>(
     // A re-ask after an empty reply: the turn's conversation, then the reminder (the empty reply is dropped).
     const reminder = emptyFence && emptyReplies > 0 ? formatReminder(rung) : undefined;
     const messages: readonly ChatMessage[] = reminder ? [...request.messages, { role: 'user', content: reminder }] : request.messages;
+    const hash = requestHash(provider.model, { ...request, messages });
     let response: GenerateResponse;
     try {
       response = await withHeartbeat(() =>
-        provider.generate({ ...request, messages, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }),
+        provider.generate({ ...request, messages, call: t, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }),
       );
     } catch (error) {
       const failure = provider.classify(error);
-      const { errorClass, retryAfterMs } = failure;
+      const { errorClass, retryAfterMs, replayedFrom } = failure;
       const message = redactSecrets(error instanceof Error ? error.message : String(error));
       // A transport error ends this activity attempt, so the turn's earlier failures are all on record before it.
       const next = afterFailure(call.previous, failure, provider.adaptiveConcurrency === true, spec.maxRetryAfterSeconds);
@@ -232,6 +235,8 @@ export async function callProvider<P extends Parsed>(
         ...(retryAfterMs !== undefined && { retryAfterMs }),
         ...(next.throttled && { throttled: true }),
         ...(next.retried && { waitMs: next.waitMs, ...(next.capped && { waitCapped: true }) }),
+        request: hash,
+        ...(replayedFrom !== undefined && { replayedFrom }),
       });
       if (errorClass === 'permanent') return { kind: 'stopped', reason: 'provider-error' };
       if (!next.retried) return { kind: 'stopped', reason: 'transport-exhausted' };
@@ -242,7 +247,10 @@ export async function callProvider<P extends Parsed>(
       });
     }
     const parsed = cutOff(parse(response), response, request.maxOutputTokens);
-    const costUsd = response.costUsd ?? (spec.price ? costOf(response.usage, spec.price) : provider.local ? 0 : undefined);
+    // A replayed reply was paid for by the run it was recorded in: it costs nothing here.
+    const costUsd = response.replayedFrom
+      ? 0
+      : (response.costUsd ?? (spec.price ? costOf(response.usage, spec.price) : provider.local ? 0 : undefined));
     const askAgain =
       emptyFence &&
       !parsed.resolved &&
@@ -261,6 +269,8 @@ export async function callProvider<P extends Parsed>(
       responseModel: response.responseModel,
       modelMatches: identityMatches(provider.apiModel, response.responseModel),
       reply: replyOf(response),
+      request: hash,
+      ...(response.replayedFrom !== undefined && { replayedFrom: response.replayedFrom }),
     });
     crashAfterReplyIfAsked(t, activityAttempt);
     if (costUsd) await call.store.recordCost({ at: recorded.at, session: call.sessionKey, t, costUsd });

@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { nextMove, protocolRules, type AskMove, type Progress, type ProtocolRules } from '../core/session/turn-protocol.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
-import type { SessionRef } from '../protocol/activities.js';
+import type { ReplaySetting } from '../core/sweep/sweep-config.js';
+import type { SessionRef, StepInput } from '../protocol/activities.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import { runParts } from '../run-store/run-layout.js';
 import type { RunStore } from '../run-store/run-store.js';
@@ -45,12 +46,14 @@ export async function openSession({ runDir, session }: SessionRef): Promise<Open
 export interface CallSession extends OpenSession, SessionContext {
   readonly progress: Progress;
   readonly move: AskMove;
+  /** The recorded run that answers the call instead of the live model, if the sweep is a replay. */
+  readonly replay?: ReplaySetting;
 }
 
-export async function loadCallSession(ref: SessionRef, progress: Progress): Promise<CallSession> {
+export async function loadCallSession({ progress, replay, ...ref }: StepInput): Promise<CallSession> {
   const session = await openSession(ref);
   const context = await loadSessionContext(session.store, session.spec);
   const move = nextMove(progress, context.rules);
   if (move.kind === 'done') throw outOfStep(`the session is over (${move.reason}): no model call comes next`);
-  return { ...session, ...context, progress, move };
+  return { ...session, ...context, progress, move, ...(replay && { replay }) };
 }

@@ -1,7 +1,5 @@
-import { sessionMetrics } from '../core/metrics/session-metrics.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolSpecs } from '../core/rungs/tools.js';
-import { withTruncatedTail } from '../core/session/replay.js';
 import { encodeClasses } from '../core/session/compact-codes.js';
 import { framingOf, sessionKey } from '../core/sweep/session-spec.js';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
@@ -13,7 +11,7 @@ import { needsRun, readSweepSummaries } from '../run-store/sweep-summaries.js';
 import { MECHANICAL_FAILURES } from '../core/session/termination.js';
 import type { FinishInput, SessionOutcome, SessionSetup, StoreActivities } from '../protocol/activities.js';
 import type { AttemptRecord } from '../run-store/transcript.js';
-import { scoreLoopSession } from './script-summary.js';
+import { scoreTranscript } from './session-scoring.js';
 import { loadSessionContext, openSession } from './session-context.js';
 
 const now = () => new Date().toISOString();
@@ -58,25 +56,16 @@ export function createStoreActivities(): StoreActivities {
      */
     async finishSession({ runDir, session, termination }: FinishInput): Promise<SessionOutcome> {
       const { store, spec, transcript } = await openSession({ runDir, session });
-      const { stream, classes, rules: setting } = await loadSessionContext(store, spec);
-      const rules = { budget: spec.budget, charge: spec.charge };
-      const script = spec.rung === 'R3' ? scoreLoopSession(transcript, classes, spec.budget) : undefined;
-      const complete = script
-        ? script.decisions
-        : withTruncatedTail(
-            classes,
-            setting,
-            transcript.turns.map((turn) => turn.decision),
-          );
-      const metrics = script?.metrics ?? sessionMetrics({ classes, rules, decisions: complete });
+      const { stream, classes } = await loadSessionContext(store, spec);
+      const { decisions, metrics, script } = scoreTranscript(spec, classes, transcript);
       const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
       const summary = buildSessionSummary({
         spec,
         streamHash: stream.hash,
         termination,
-        decisions: complete,
+        decisions,
         metrics,
-        script: script?.script,
+        script,
         accounting: accountingOf(attempts, transcript.costUsd),
         finishedAt: now(),
       });

@@ -11,7 +11,8 @@ export const EXIT = {
   /**
    * `run` or `sweep`: some session did not complete (a failed workflow or a
    * mechanical failure); `import`: some arm or seed could not be read and was
-   * left out, the rest imported. Listed on stderr.
+   * left out, the rest imported; `rescore`: some session could not be
+   * rescored, the rest were. Listed on stderr.
    */
   incomplete: 3,
 } as const;

@@ -6,7 +6,7 @@ import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { runVersions } from '../infra/run-versions.js';
-import { checkRunDirectory, claimRunDirectory } from '../run-store/manifest.js';
+import { checkRunDirectory, claimRunDirectory, readManifest } from '../run-store/manifest.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import { RunStoreError } from '../run-store/store-errors.js';
 import { startDevServer, type DevServer } from '../infra/dev-server.js';
@@ -40,18 +40,33 @@ export interface SweepRunOptions {
  * Everything about the models that can be known before a session starts:
  * each id parses, the provider has what it needs here (a key, a reachable
  * server, a GGUF file) when this process runs the workers, policy agents can
- * play the framing, and a cost cap has a price for every hosted model.
+ * play the framing, and a cost cap has a price for every hosted model. A
+ * replay that never calls the live model needs none of it (no key, no network).
  */
 async function checkModels(config: SweepConfig, inProcessWorkers: boolean): Promise<void> {
   const capped = config.unitCap !== null || config.runCap !== null;
+  const live = config.replay?.miss !== 'error';
   for (const model of config.models) {
     const provider = createProvider(model);
-    if (inProcessWorkers) await provider.preflight();
+    if (inProcessWorkers && live) await provider.preflight();
     const limitation = config.announceN.map((announceN) => policyAgentLimitation(model, announceN)).find(Boolean);
     if (limitation) throw new InputError(limitation);
     if (capped && !provider.local && providerOf(model) !== 'policy' && !config.prices[model]) {
       throw new InputError(`${model}: a cost cap is set but the price table has no entry for this model (config/prices.yaml or --prices)`);
     }
+  }
+}
+
+/** A replay's recorded run must be a run, and not the one being written. */
+async function checkReplaySource(config: SweepConfig, runDir: string): Promise<void> {
+  if (!config.replay) return;
+  const from = config.replay.from;
+  if (from === runDir) throw new InputError(`--replay-from ${from}: is the run being written; replay into another --out`);
+  try {
+    await readManifest(openRunStore(from));
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(`--replay-from: ${error.message}`);
+    throw error;
   }
 }
 
@@ -107,6 +122,7 @@ function stoppedByRunStore(error: unknown): unknown {
  */
 export async function runSweep(config: SweepConfig, options: SweepRunOptions): Promise<SweepProgress> {
   await checkModels(config, options.inProcessWorkers);
+  await checkReplaySource(config, options.runDir);
   const remote = targetFromEnv();
   if (!remote && !options.inProcessWorkers)
     throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');

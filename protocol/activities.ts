@@ -1,7 +1,7 @@
 import type { Termination } from '../core/session/termination.js';
 import type { Progress } from '../core/session/turn-protocol.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
-import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import type { ReplaySetting, SweepConfig } from '../core/sweep/sweep-config.js';
 
 /*
  * The activities the workflows call, as contracts: the workflows proxy these
@@ -30,6 +30,8 @@ export interface SessionRef {
 /** The model's next call of a session, from the progress before it (core/session/turn-protocol.ts). */
 export interface StepInput extends SessionRef {
   readonly progress: Progress;
+  /** Answer the call from a recorded run's reply (a replayed sweep); absent for a live call. */
+  readonly replay?: ReplaySetting;
 }
 
 export type StepResult =

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../core/errors.js';
 import type { Stream } from '../core/stream/stream.js';
@@ -15,7 +15,7 @@ import {
   type LinePosition,
 } from './json-files.js';
 import type { Manifest } from './manifest-record.js';
-import { runLayout, runParts, type SessionName } from './run-layout.js';
+import { previousSummaryNumber, runLayout, runParts, type SessionName } from './run-layout.js';
 import { acquireRunLock } from './run-lock.js';
 import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
 import type { SessionSummary } from './session-summary.js';
@@ -147,6 +147,24 @@ export class FsRunStore implements RunStore {
   writeSummary(session: SessionName, summary: SessionSummary): Promise<void> {
     const path = runLayout.summary(this.location, session);
     return withFile(path, () => writeJsonAtomic(path, summary));
+  }
+
+  /** The previous summary is kept by a hard link under the next free number (link refuses a name that exists), then the summary replaced. */
+  async replaceSummary(session: SessionName, summary: SessionSummary): Promise<string> {
+    const path = runLayout.summary(this.location, session);
+    const folder = runLayout.session(this.location, session);
+    const numbers = (await withFile(folder, () => readdir(folder))).map(previousSummaryNumber).filter((n) => n !== undefined);
+    for (let n = Math.max(0, ...numbers) + 1; ; n++) {
+      const kept = join(this.location, runParts.previousSummary(session, n));
+      try {
+        await withFile(kept, () => link(path, kept));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw error;
+      }
+      await this.writeSummary(session, summary);
+      return kept;
+    }
   }
 
   recordCost(entry: CostEntry): Promise<void> {

@@ -9,6 +9,7 @@ import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js'
  *   sessions/<session>/transcript.jsonl    every prompt, reply, tool call, attempt and usage, a line each (file system)
  *   sessions/<session>/transcript/<N>.json the same records, one object each, N = 1, 2, … (object storage)
  *   sessions/<session>/summary.json        decisions, metrics, termination, usage
+ *   sessions/<session>/summary.prev-<N>.json  the summaries `allocbench rescore` replaced, N = 1, 2, … (the highest the latest)
  *   costs.jsonl                            one line per paid attempt of the run (file system)
  *   costs/<session>/<t>-<time>.json        the same entries, one object each (object storage)
  *   concurrency/<provider>@<worker>.json   a worker's adaptive concurrency limit for a provider, as it last changed
@@ -19,6 +20,14 @@ import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js'
 export type SessionName = SessionSpec | string;
 export const folderOf = (session: SessionName) => (typeof session === 'string' ? session : sessionDirName(session));
 
+const PREVIOUS_SUMMARY_PREFIX = 'summary.prev-';
+
+/** The N of a replaced summary's file name (summary.prev-<N>.json), or undefined for any other name. */
+export function previousSummaryNumber(name: string): number | undefined {
+  const match = /^summary\.prev-(\d+)\.json$/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** The parts of a run, as relative paths or keys. */
 export const runParts = {
   manifest: 'manifest.json',
@@ -26,6 +35,10 @@ export const runParts = {
   sessions: 'sessions',
   session: (session: SessionName) => `sessions/${folderOf(session)}`,
   summary: (session: SessionName) => `sessions/${folderOf(session)}/summary.json`,
+  /** A summary `allocbench rescore` replaced: the N-th, counting from 1. */
+  previousSummary: (session: SessionName, n: number) => `sessions/${folderOf(session)}/${PREVIOUS_SUMMARY_PREFIX}${n}.json`,
+  /** The common start of every replaced summary's key, for a listing. */
+  previousSummaries: (session: SessionName) => `sessions/${folderOf(session)}/${PREVIOUS_SUMMARY_PREFIX}`,
   transcriptFile: (session: SessionName) => `sessions/${folderOf(session)}/transcript.jsonl`,
   transcriptRecords: (session: SessionName) => `sessions/${folderOf(session)}/transcript/`,
   /** Zero-padded, so that listing the records in key order lists them in the order they were written. */

@@ -82,6 +82,12 @@ export interface RunStore {
   readSummary(session: SessionName): Promise<SessionSummary | undefined>;
   /** Replaces the summary whole: no reader ever sees part of one. */
   writeSummary(session: SessionName, summary: SessionSummary): Promise<void>;
+  /**
+   * Replaces the summary whole, first keeping the one it replaces beside it as
+   * summary.prev-<N>.json, N one more than the highest kept (created only if
+   * absent: no earlier one is ever overwritten). Returns where the previous one is kept.
+   */
+  replaceSummary(session: SessionName, summary: SessionSummary): Promise<string>;
 
   recordCost(entry: CostEntry): Promise<void>;
   /** Whether this attempt's cost is on the ledger (same session, turn and time). */

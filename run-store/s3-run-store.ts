@@ -6,7 +6,7 @@ import type { Stream } from '../core/stream/stream.js';
 import { redactRecord } from '../secrets/redact.js';
 import { CorruptRunDataError, parseStored } from './corrupt-data.js';
 import type { Manifest } from './manifest-record.js';
-import { folderOf, runParts, type SessionName } from './run-layout.js';
+import { folderOf, previousSummaryNumber, runParts, type SessionName } from './run-layout.js';
 import { RunLockedError } from './run-lock.js';
 import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
 import { inBatches } from './in-batches.js';
@@ -182,6 +182,21 @@ export class S3RunStore implements RunStore {
 
   async writeSummary(session: SessionName, summary: SessionSummary): Promise<void> {
     await this.objects.put(runParts.summary(session), json(summary));
+  }
+
+  /** The previous summary is copied under the next free number (created only if absent), then the summary replaced. */
+  async replaceSummary(session: SessionName, summary: SessionSummary): Promise<string> {
+    const current = await this.objects.get(runParts.summary(session));
+    if (!current) throw new CorruptRunDataError(this.where(runParts.summary(session)), 'not found, so there is nothing to replace');
+    const folder = runParts.session(session);
+    const numbers = (await this.objects.list(runParts.previousSummaries(session))).map((key) =>
+      previousSummaryNumber(key.slice(folder.length + 1)),
+    );
+    for (let n = Math.max(0, ...numbers.filter((m) => m !== undefined)) + 1; ; n++) {
+      if (!(await this.objects.put(runParts.previousSummary(session, n), current.text, { ifNoneMatch: true }))) continue;
+      await this.writeSummary(session, summary);
+      return this.where(runParts.previousSummary(session, n));
+    }
   }
 
   /** Created only if absent: the same attempt recorded twice (a retried activity) is one entry. */

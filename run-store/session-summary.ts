@@ -37,6 +37,8 @@ export interface SessionSummary {
     readonly retriedTurns: number;
   };
   readonly finishedAt: string;
+  /** When `allocbench rescore` last read the session's replies again and rewrote this summary (the previous one kept beside it). */
+  readonly rescoredAt?: string;
 }
 
 /** What a summary says of the calls: models, tokens, cost and retries. */
@@ -74,6 +76,7 @@ export function buildSessionSummary(parts: {
   readonly script?: ScriptMetrics | undefined;
   readonly accounting: SummaryAccounting;
   readonly finishedAt: string;
+  readonly rescoredAt?: string;
 }): SessionSummary {
   const { spec, accounting } = parts;
   return {
@@ -91,5 +94,6 @@ export function buildSessionSummary(parts: {
     costUsd: accounting.costUsd,
     attempts: accounting.attempts,
     finishedAt: parts.finishedAt,
+    ...(parts.rescoredAt !== undefined && { rescoredAt: parts.rescoredAt }),
   };
 }

@@ -63,6 +63,13 @@ export interface AttemptRecord {
   readonly waitMs?: number;
   /** retry-after asked for longer than the cap (maxRetryAfterSeconds), so the cap was waited instead. */
   readonly waitCapped?: boolean;
+  /**
+   * SHA-256 of the request as rendered for the provider (activities/providers/request-hash.ts): what a replay
+   * checks a new request against. Absent in records written before requests were hashed, and in imported runs.
+   */
+  readonly request?: string;
+  /** The reply or error is the one recorded in this run for the same session, turn and attempt (a replay): nothing was paid. */
+  readonly replayedFrom?: string;
 }
 
 /** A retried activity found the turn's reply on record (its worker died before the turn was) and used it instead of calling again. */

@@ -3,7 +3,7 @@ import { decodeClasses } from '../core/session/compact-codes.js';
 import type { Termination } from '../core/session/termination.js';
 import { nextMove, protocolRules, startProgress, type Progress } from '../core/session/turn-protocol.js';
 import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js';
-import type { ModelCallPlacement } from '../core/sweep/sweep-config.js';
+import type { ModelCallPlacement, ReplaySetting } from '../core/sweep/sweep-config.js';
 import type { ModelActivities, ScriptActivities, SessionOutcome, StoreActivities } from '../protocol/activities.js';
 import { callsInSessionWorker, providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
 
@@ -21,6 +21,8 @@ export interface SessionInput {
   readonly heartbeatSeconds: number;
   /** Where the model calls run; unset (sessions begun before it existed): on provider queues. */
   readonly modelCalls?: ModelCallPlacement;
+  /** Answer the model calls from this recorded run (a replayed sweep); unset: live calls. */
+  readonly replay?: ReplaySetting;
   /** Carried over a continue-as-new: the class sequence, one character per item. */
   readonly classes?: string;
   /** Carried over a continue-as-new: the session's progress (core/session/turn-protocol.ts). */
@@ -75,7 +77,7 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
       termination = move.reason;
       break;
     }
-    const result = await model.takeStep({ ...session, progress });
+    const result = await model.takeStep({ ...session, progress, ...(input.replay && { replay: input.replay }) });
     if (result.kind === 'stopped') {
       termination = result.reason;
       break;

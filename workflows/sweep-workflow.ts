@@ -60,7 +60,15 @@ export async function sweepWorkflow(input: SweepInput): Promise<SweepProgress> {
     try {
       const outcome = await executeChild(sessionWorkflow, {
         workflowId: `${prefix}/${sessionKey(spec)}`,
-        args: [{ runDir, spec, heartbeatSeconds: config.heartbeatSeconds, modelCalls: config.modelCalls }],
+        args: [
+          {
+            runDir,
+            spec,
+            heartbeatSeconds: config.heartbeatSeconds,
+            modelCalls: config.modelCalls,
+            ...(config.replay && { replay: config.replay }),
+          },
+        ],
         typedSearchAttributes: sessionSearchAttributes(input.sweepId, spec),
       });
       progress.finished++;

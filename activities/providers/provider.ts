@@ -11,6 +11,8 @@ export interface GenerateRequest {
   /** Sampling temperature; null for the provider's default. */
   readonly temperature: number | null;
   readonly maxOutputTokens: number;
+  /** The decision turn, or at R3 the session's model call: with `conversationKey` and `attempt`, which call this is. */
+  readonly call: number;
   /** 1-based provider attempt for this turn (the rerun rules' count). */
   readonly attempt: number;
   /** Identifies the session, for providers that keep per-conversation state (a local model's KV cache). */
@@ -30,6 +32,8 @@ export interface GenerateResponse extends ModelReply {
   readonly responseModel: string;
   /** Why the reply ended; null when the provider does not say. */
   readonly stopReason: StopReason | null;
+  /** The recorded run this reply was replayed from (replay-provider.ts): its usage is the original's, and nothing was paid. */
+  readonly replayedFrom?: string;
 }
 
 /**
@@ -45,6 +49,8 @@ export interface ErrorClassification {
   readonly retryAfterMs?: number;
   /** The provider refused the call for load, and why ('429', '529', '503 overloaded'): the adaptive limit's signal. */
   readonly throttled?: string;
+  /** The error is one recorded in this run, replayed (replay-provider.ts). */
+  readonly replayedFrom?: string;
 }
 
 /** One model behind one interface (cf. Inspect AI's ModelAPI). */

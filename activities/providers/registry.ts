@@ -10,6 +10,8 @@ import { CallLimiter, type CallLimit, type CallObserver } from './call-limits.js
 import { recordConcurrencyChange } from './concurrency-log.js';
 import { policyProvider } from './policy-provider.js';
 import type { Provider } from './provider.js';
+import { replayingProvider, ReplaySource } from './replay-provider.js';
+import type { ReplaySetting } from '../../core/sweep/sweep-config.js';
 import { redactedError } from '../../secrets/redact.js';
 import type { RunStore } from '../../run-store/run-store.js';
 
@@ -116,18 +118,29 @@ export function createProvider(model: string): Provider {
  * instead, with the view it decides from; every other provider ignores the view.
  * Where this worker makes a provider's calls itself, its limit for that
  * provider holds across every model of it, and an adaptive limit's changes
- * are recorded in the run of the call that moved it.
+ * are recorded in the run of the call that moved it. A session replayed from a
+ * recorded run (`replay`) gets its provider behind the replaying layer, which
+ * calls it only on a miss with `miss: live`.
  */
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
   private readonly limiters: ReadonlyMap<string, CallLimiter>;
+  private readonly replaySources = new Map<string, ReplaySource>();
 
   constructor(limits: ReadonlyMap<string, CallLimit> = new Map()) {
     this.limiters = new Map([...limits].map(([provider, limit]) => [provider, new CallLimiter(limit)]));
   }
 
   /** The provider for a call of a session of the run in `store`, where its limit's changes are recorded. */
-  get(model: string, view: AgentView, store: RunStore): Provider {
+  get(model: string, view: AgentView, store: RunStore, replay?: ReplaySetting): Provider {
+    const live = this.live(model, view, store);
+    if (!replay) return live;
+    let source = this.replaySources.get(replay.from);
+    if (!source) this.replaySources.set(replay.from, (source = new ReplaySource(replay.from)));
+    return replayingProvider(live, source, replay.miss);
+  }
+
+  private live(model: string, view: AgentView, store: RunStore): Provider {
     const name = providerName(model);
     if (name === 'policy') return policyProvider(model, view);
     let provider = this.providers.get(model);

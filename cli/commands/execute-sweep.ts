@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { sessionKey } from '../../core/sweep/session-spec.js';
+import { InputError } from '../../core/errors.js';
+import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
 import type { SweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
@@ -48,22 +49,49 @@ async function withSourceStreams(config: SweepConfig): Promise<SweepConfig> {
   return { ...config, streams, stream: await sourceStreamConfig(streams, config.seeds) };
 }
 
+/** The sweep with --replay-from and --replay-miss applied (they win over a sweep file's `replay`), its recorded run resolved. */
+function withReplay(config: SweepConfig, flags: ExecutionFlags): SweepConfig {
+  if (flags.replayMiss !== undefined && flags.replayFrom === undefined && !config.replay)
+    throw new InputError('--replay-miss: applies only with --replay-from (or a sweep file with replay.from)');
+  const from = flags.replayFrom ?? config.replay?.from;
+  if (from === undefined) return config;
+  return { ...config, replay: { from: resolveRunLocation(from), miss: flags.replayMiss ?? config.replay?.miss ?? 'error' } };
+}
+
 /** Sessions listed one per line when some did not complete; the rest are counted. */
 const LISTED_SESSIONS = 20;
 
+interface IncompleteSession {
+  readonly spec: SessionSpec;
+  readonly line: string;
+  readonly mechanical: boolean;
+}
+
 /** Every session of the run that did not complete: no summary (its workflow failed or never ran), an unreadable one, or a mechanical failure. */
-async function incompleteSessions(config: SweepConfig, runDir: string): Promise<string[]> {
+async function incompleteSessions(config: SweepConfig, runDir: string): Promise<IncompleteSession[]> {
   const readings = await readSweepSummaries(openRunStore(runDir), expandSweep(config));
-  return readings.flatMap(({ spec, summary, corrupt }) => {
-    if (corrupt) return [`${sessionKey(spec)} (${corrupt})`];
-    if (!summary) return [`${sessionKey(spec)} (did not finish: its workflow failed)`];
-    return summary.mechanicalFailure ? [`${sessionKey(spec)} (mechanical failure: ${summary.termination})`] : [];
+  return readings.flatMap(({ spec, summary, corrupt }): IncompleteSession[] => {
+    if (corrupt) return [{ spec, line: `${sessionKey(spec)} (${corrupt})`, mechanical: false }];
+    if (!summary) return [{ spec, line: `${sessionKey(spec)} (did not finish: its workflow failed)`, mechanical: false }];
+    return summary.mechanicalFailure
+      ? [{ spec, line: `${sessionKey(spec)} (mechanical failure: ${summary.termination})`, mechanical: true }]
+      : [];
   });
+}
+
+/** The error of a session's last failed attempt, on one line (a replay's miss says which call and why). */
+async function lastError(runDir: string, spec: SessionSpec): Promise<string> {
+  const records = await openRunStore(runDir)
+    .readTranscriptRecords(spec)
+    .catch(() => []);
+  const errors = records.flatMap((record) => (record.type === 'attempt' && record.error ? [record.error] : []));
+  const error = errors.at(-1);
+  return error ? `: ${error.split('\n')[0]}` : '';
 }
 
 /** Runs a sweep and reports it: a table (or one JSON object) on stdout, where things are on stderr. */
 export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags): Promise<void> {
-  const config = await withSourceStreams(requested);
+  const config = withReplay(await withSourceStreams(requested), flags);
   if (flags.estimate) return printEstimate(config, Boolean(flags.json));
   const runDir = resolveRunLocation(flags.out ?? `runs/${config.name}`);
   const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -96,7 +124,8 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
     return;
   }
   say(`${incomplete.length} of ${results.total} sessions did not complete (exit status 3; run the same command again to replace them):`);
-  for (const line of incomplete.slice(0, LISTED_SESSIONS)) say(`  ${line}`);
+  for (const { spec, line, mechanical } of incomplete.slice(0, LISTED_SESSIONS))
+    say(`  ${line}${mechanical ? await lastError(runDir, spec) : ''}`);
   if (incomplete.length > LISTED_SESSIONS) say(`  … and ${incomplete.length - LISTED_SESSIONS} more (npx allocbench status ${runDir})`);
   throw new IncompleteRunError(`${incomplete.length} sessions did not complete`);
 }

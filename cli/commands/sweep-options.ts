@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { REPLAY_MISSES } from '../../core/sweep/sweep-config.js';
 import { EXIT_STATUS_HELP } from '../exit-status.js';
-import { integerIn } from '../options.js';
+import { integerIn, oneOf } from '../options.js';
 
 /** How a run or sweep reaches Temporal and reports, shared by `run` and `sweep`. */
 export interface ExecutionFlags {
@@ -11,6 +12,8 @@ export interface ExecutionFlags {
   prices?: string;
   estimate?: boolean;
   keepHistory?: boolean;
+  replayFrom?: string;
+  replayMiss?: (typeof REPLAY_MISSES)[number];
 }
 
 export function addExecutionOptions(command: Command): Command {
@@ -29,6 +32,15 @@ export function addExecutionOptions(command: Command): Command {
       "keep the embedded server's Temporal files (temporal/) once every session completed; by default they are removed then",
     )
     .option('--estimate', "print a dry-run estimate of the sweep's tokens and cost, and start nothing")
+    .option(
+      '--replay-from <run>',
+      'answer every model call from this recorded run (a directory or s3://bucket/prefix): the reply of the same session, turn and attempt, if the request is the same',
+    )
+    .option(
+      '--replay-miss <what>',
+      'with --replay-from, a call the recorded run has no reply to: error (a recorded provider error, the default) or live (ask the live model)',
+      oneOf(REPLAY_MISSES),
+    )
     .option('--json', 'print one JSON object')
     .addHelpText('after', EXIT_STATUS_HELP);
 }

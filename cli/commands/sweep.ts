@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../../core/errors.js';
+import { isObjectStoreLocation } from '../../run-store/run-location.js';
 import { withPrices } from '../prices.js';
 import { validateSweep } from '../sweep-validation.js';
 import { executeSweep } from './execute-sweep.js';
@@ -32,7 +33,15 @@ export function registerSweep(program: Command): void {
     const raw = await readSweepFile(file);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InputError(`${file}: a sweep is a mapping of settings`);
     const config = validateSweep(withPrices(raw as Record<string, unknown>, flags.prices), file, (index) => `${file}.models.${index}`);
-    // A streams directory named in a sweep file is relative to the file.
-    await executeSweep(config.streams === null ? config : { ...config, streams: resolve(dirname(file), config.streams) }, flags);
+    // A streams directory and a recorded run named in a sweep file are relative to the file.
+    const relative = (path: string) => (isObjectStoreLocation(path) ? path : resolve(dirname(file), path));
+    await executeSweep(
+      {
+        ...config,
+        ...(config.streams !== null && { streams: resolve(dirname(file), config.streams) }),
+        ...(config.replay && { replay: { ...config.replay, from: relative(config.replay.from) } }),
+      },
+      flags,
+    );
   });
 }

@@ -21,8 +21,13 @@ function callFrom(json: string, tools: ReadonlySet<string>, index: number): Tool
   const { name, arguments: args, parameters } = parsed as { name?: unknown; arguments?: unknown; parameters?: unknown };
   if (typeof name !== 'string' || !tools.has(name)) return null;
   const given = args ?? parameters ?? {};
-  return { id: `recovered-${index + 1}`, name, arguments: typeof given === 'string' ? given : JSON.stringify(given) };
+  return { id: `${RECOVERED}${index + 1}`, name, arguments: typeof given === 'string' ? given : JSON.stringify(given) };
 }
+
+const RECOVERED = 'recovered-';
+
+/** Whether a call was recovered from a reply's text (rather than given as a call). */
+export const isRecoveredCall = (call: ToolCall): boolean => call.id.startsWith(RECOVERED);
 
 /** The tool calls a reply's text holds, in order: tagged blocks first; fenced JSON objects only when there are none. */
 export function recoverToolCalls(text: string, toolNames: readonly string[]): ToolCall[] {

@@ -85,8 +85,11 @@ export function sessionKey(spec: SessionSpec): string {
 
 /** The session's folder under `sessions/` in the run directory. */
 export function sessionDirName(spec: SessionSpec): string {
-  return slug(sessionKey(spec).replaceAll('/', '__'));
+  return sessionDirOfKey(sessionKey(spec));
 }
+
+/** The folder of the session with this key (sessionKey). */
+export const sessionDirOfKey = (key: string): string => slug(key.replaceAll('/', '__'));
 
 export function framingOf(spec: SessionSpec): Framing {
   return {

@@ -57,10 +57,24 @@ const providerLimits = z.strictObject({
 export const MODEL_CALL_PLACEMENTS = ['in-session', 'provider-queue'] as const;
 export type ModelCallPlacement = (typeof MODEL_CALL_PLACEMENTS)[number];
 
+/** What a replayed call does when the recorded run has no reply to its exact request: fail the session's call, or ask the live model. */
+export const REPLAY_MISSES = ['error', 'live'] as const;
+
+/**
+ * Model calls answered from another run's recorded replies (`--replay-from`):
+ * each call gets the reply (or error) recorded for the same session, turn and
+ * attempt, provided the request is the same.
+ */
+const replaySetting = z.strictObject({
+  from: z.string().min(1).describe('the recorded run: a run directory or s3://bucket/prefix'),
+  miss: z.enum(REPLAY_MISSES).default('error').describe('a request the recorded run has no reply to: error (the default) or live'),
+});
+export type ReplaySetting = z.output<typeof replaySetting>;
+
 /**
  * A sweep: the cross product of models, rungs, reskins (urn rungs only), N
  * disclosure, budgets, charges and seeds, one durable session each. `window`,
- * `modelCalls`, `limits` and `heartbeatSeconds` shape how it runs, not what it measures.
+ * `modelCalls`, `limits`, `heartbeatSeconds` and `replay` shape how it runs, not what it measures.
  */
 export const sweepConfigSchema = z.strictObject({
   name: z
@@ -125,6 +139,7 @@ export const sweepConfigSchema = z.strictObject({
   modelCalls: z.enum(MODEL_CALL_PLACEMENTS).default('in-session').describe('where model calls run: in-session or provider-queue'),
   limits: z.record(z.string(), providerLimits).default({}),
   heartbeatSeconds: z.number().min(1).max(3600).default(30),
+  replay: replaySetting.nullable().default(null),
 });
 
 export type SweepConfig = z.output<typeof sweepConfigSchema>;

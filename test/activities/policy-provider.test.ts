@@ -33,6 +33,7 @@ const request = (rung: Rung, o: Observation, attempt = 1): AskedCall => ({
   toolChoice: 'auto',
   temperature: null,
   maxOutputTokens: 512,
+  call: o.turn,
   attempt,
   conversationKey: 'session',
   sampleSeed: 1,

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { generateStream } from '../../core/stream/generate-stream.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
@@ -13,6 +13,7 @@ import { claimRunDirectory, newManifest } from '../../run-store/manifest.js';
 import { runLayout, runParts } from '../../run-store/run-layout.js';
 import { RunLockedError } from '../../run-store/run-lock.js';
 import type { RunStore } from '../../run-store/run-store.js';
+import type { SessionSummary } from '../../run-store/session-summary.js';
 import { objectRequests } from '../../run-store/s3-objects.js';
 import { S3RunStore } from '../../run-store/s3-run-store.js';
 import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
@@ -76,7 +77,34 @@ async function damage(store: RunStore, part: string, text: string): Promise<void
   client.destroy();
 }
 
+/** The text at a run part, on either store. */
+async function readPart(store: RunStore, part: string): Promise<string> {
+  if (store instanceof FsRunStore) return readFileSync(store.where(part), 'utf8');
+  const [, bucket, ...key] = store.where(part).replace('s3://', '/').split('/');
+  const client = new S3Client({ endpoint: s3.server.endpoint, forcePathStyle: true, region: 'us-east-1' });
+  const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key.join('/') }));
+  const text = (await object.Body?.transformToString()) ?? '';
+  client.destroy();
+  return text;
+}
+
 describe.each(Object.keys(kinds) as (keyof typeof kinds)[])('the run store on %s', (kind) => {
+  it('replaces a summary keeping each one it replaces beside it, numbered, none overwritten by two replacers at once', async () => {
+    const [store, second] = await kinds[kind]();
+    await store.appendTranscript(spec, start); // makes the session's folder on disk
+    const summary = (n: number) => ({ sessionKey: 'k', finishedAt: `v${n}` }) as unknown as SessionSummary;
+    const version = async (part: string) => (JSON.parse(await readPart(store, part)) as SessionSummary).finishedAt;
+    await store.writeSummary(spec, summary(1));
+    expect(await store.replaceSummary(spec, summary(2))).toBe(store.where(runParts.previousSummary(spec, 1)));
+    expect(await version(runParts.previousSummary(spec, 1))).toBe('v1');
+    expect((await store.readSummary(spec))?.finishedAt).toBe('v2');
+    const kept = await Promise.all([store.replaceSummary(spec, summary(3)), second.replaceSummary(spec, summary(4))]);
+    expect(kept.sort()).toEqual([2, 3].map((n) => store.where(runParts.previousSummary(spec, n))));
+    expect(await version(runParts.previousSummary(spec, 1))).toBe('v1');
+    expect(await version(runParts.previousSummary(spec, 2))).toBe('v2');
+    expect(['v3', 'v4']).toContain((await store.readSummary(spec))?.finishedAt);
+  });
+
   it('folds transcripts incrementally, and two writers interleave without losing or reordering a record', async () => {
     const [a, b] = await kinds[kind]();
     await a.appendTranscript(spec, start);

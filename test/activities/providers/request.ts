@@ -15,6 +15,7 @@ export function requestFor(
     toolChoice: 'auto',
     temperature: null,
     maxOutputTokens: 1500,
+    call: 1,
     attempt: 1,
     conversationKey: 'session-1',
     sampleSeed: 1,

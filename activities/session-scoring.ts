@@ -1,4 +1,10 @@
-import { loopMetrics, type LoopRecord } from '../core/scripts/loop-metrics.js';
+import type { SessionMetrics } from '../core/metrics/session-metrics.js';
+import { sessionMetrics } from '../core/metrics/session-metrics.js';
+import { loopMetrics, type LoopRecord, type ScriptMetrics } from '../core/scripts/loop-metrics.js';
+import { withTruncatedTail } from '../core/session/replay.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import { protocolRules } from '../core/session/turn-protocol.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { Transcript } from '../run-store/transcript.js';
 
 /** An R3 transcript as the metrics read it: writes, runs, submissions and the counted refusals. */
@@ -26,6 +32,26 @@ export function loopRecordOf(transcript: Transcript, classes: readonly number[],
   };
 }
 
-/** Scores an R3 session from its transcript, with the same function as an imported arm. */
-export const scoreLoopSession = (transcript: Transcript, classes: readonly number[], budget: number) =>
-  loopMetrics(loopRecordOf(transcript, classes, budget));
+/** What a session scores: every decision turn of its stream (R3: the builds replayed through it), its metrics, and R3's own. */
+export interface SessionScore {
+  readonly decisions: readonly DecisionRecord[];
+  readonly metrics: SessionMetrics;
+  readonly script?: ScriptMetrics;
+}
+
+/**
+ * Scores a session from its transcript: at R0–R2 and the probe from the
+ * decisions its turns record (turns it never reached count as truncated); at
+ * R3 from its model calls and script runs, with the same function as an
+ * imported arm. The one scoring of a session: when it finishes, and when
+ * `allocbench rescore` reads its replies again.
+ */
+export function scoreTranscript(spec: SessionSpec, classes: readonly number[], transcript: Transcript): SessionScore {
+  if (spec.rung === 'R3') return loopMetrics(loopRecordOf(transcript, classes, spec.budget));
+  const decisions = withTruncatedTail(
+    classes,
+    protocolRules(spec, classes),
+    transcript.turns.map((turn) => turn.decision),
+  );
+  return { decisions, metrics: sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions }) };
+}
