@@ -1,4 +1,7 @@
 import { loopMetrics, type LoopRecord } from '../core/scripts/loop-metrics.js';
+import { splitMetrics } from '../core/scripts/split-metrics.js';
+import type { SessionSetting } from '../core/session/session-state.js';
+import type { Termination } from '../core/session/termination.js';
 import type { Transcript } from '../run-store/transcript.js';
 
 /** An R3 transcript as the metrics read it: writes, runs, submissions and the counted refusals. */
@@ -29,3 +32,19 @@ export function loopRecordOf(transcript: Transcript, classes: readonly number[],
 /** Scores an R3 session from its transcript, with the same function as an imported arm. */
 export const scoreLoopSession = (transcript: Transcript, classes: readonly number[], budget: number) =>
   loopMetrics(loopRecordOf(transcript, classes, budget));
+
+/**
+ * Scores a split agent's session: its planner's claims (the decision turns on
+ * record) and its builder's work (the loop's steps and script runs). Problems
+ * shown are those the session went through, handed to the builder or given
+ * up: the whole stream when it played to the end.
+ */
+export function scoreSplitSession(transcript: Transcript, classes: readonly number[], setting: SessionSetting, termination: Termination) {
+  const builder = loopRecordOf(transcript, classes, setting.budget);
+  const shown = termination === 'stream-end' ? classes.length : Math.max(builder.shown, ...transcript.turns.map((turn) => turn.t));
+  return splitMetrics(
+    { ...builder, shown },
+    transcript.turns.map((turn) => turn.decision),
+    setting.classCount,
+  );
+}

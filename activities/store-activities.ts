@@ -13,7 +13,7 @@ import { needsRun, readSweepSummaries } from '../run-store/sweep-summaries.js';
 import { MECHANICAL_FAILURES } from '../core/session/termination.js';
 import type { FinishInput, SessionOutcome, SessionSetup, StoreActivities } from '../protocol/activities.js';
 import type { AttemptRecord } from '../run-store/transcript.js';
-import { scoreLoopSession } from './script-summary.js';
+import { scoreLoopSession, scoreSplitSession } from './script-summary.js';
 import { loadSessionContext, openSession } from './session-context.js';
 
 const now = () => new Date().toISOString();
@@ -30,7 +30,10 @@ export function createStoreActivities(): StoreActivities {
       const { stream, classes } = await loadSessionContext(store, spec);
       const transcript = await store.readTranscript(spec);
       if (!transcript.start) {
-        const framing = framingOf(spec);
+        // A split agent's opening record holds what each of its two agents is told: the builder's as the session's.
+        const split = spec.agent?.kind === 'split';
+        const framing = framingOf(spec, split ? 'builder' : undefined);
+        const planner = split && framingOf(spec, 'planner');
         await store.appendTranscript(spec, {
           type: 'session',
           at: now(),
@@ -38,7 +41,8 @@ export function createStoreActivities(): StoreActivities {
           spec,
           streamHash: stream.hash,
           system: systemPrompt(framing),
-          tools: toolSpecs(framingOf(spec)),
+          tools: toolSpecs(framing),
+          ...(planner && { planner: { system: systemPrompt(planner), tools: toolSpecs(planner) } }),
         });
       } else if (transcript.start.streamHash !== stream.hash) {
         const where = store.where(runParts.session(spec));
@@ -60,7 +64,12 @@ export function createStoreActivities(): StoreActivities {
       const { store, spec, transcript } = await openSession({ runDir, session });
       const { stream, classes, rules: setting } = await loadSessionContext(store, spec);
       const rules = { budget: spec.budget, charge: spec.charge };
-      const script = spec.rung === 'R3' ? scoreLoopSession(transcript, classes, spec.budget) : undefined;
+      const script =
+        spec.agent?.kind === 'split'
+          ? scoreSplitSession(transcript, classes, setting, termination)
+          : spec.rung === 'R3'
+            ? scoreLoopSession(transcript, classes, spec.budget)
+            : undefined;
       const complete = script
         ? script.decisions
         : withTruncatedTail(

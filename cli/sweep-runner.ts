@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { InputError } from '../core/errors.js';
-import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import { calledModels, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { runVersions } from '../infra/run-versions.js';
@@ -43,7 +43,7 @@ export interface SweepRunOptions {
  */
 async function checkModels(config: SweepConfig, inProcessWorkers: boolean): Promise<void> {
   const capped = config.unitCap !== null || config.runCap !== null;
-  for (const model of config.models) {
+  for (const model of calledModels(config)) {
     const provider = createProvider(model);
     if (inProcessWorkers) await provider.preflight();
     const limitation = config.announceN.map((announceN) => policyAgentLimitation(model, announceN)).find(Boolean);
@@ -67,7 +67,7 @@ const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = { gguf: 2 };
  * runs either way, for a resumed sweep begun with its calls on provider queues.
  */
 function providerLimits(config: SweepConfig) {
-  const called = [...new Set(config.models.map(providerOf))].filter((provider) => provider !== 'policy');
+  const called = [...new Set(calledModels(config).map(providerOf))].filter((provider) => provider !== 'policy');
   return called.map((provider) => ({
     provider,
     concurrency: config.limits[provider]?.concurrency ?? DEFAULT_CONCURRENCY[provider] ?? config.window,

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { SplitRole } from '../core/rungs/rung.js';
 import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js';
 
 /**
@@ -10,7 +11,7 @@ import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js'
  *   sessions/<session>/transcript/<N>.json the same records, one object each, N = 1, 2, … (object storage)
  *   sessions/<session>/summary.json        decisions, metrics, termination, usage
  *   costs.jsonl                            one line per paid attempt of the run (file system)
- *   costs/<session>/<t>-<time>.json        the same entries, one object each (object storage)
+ *   costs/<session>/[<role>-]<t>-<time>.json the same entries, one object each (object storage); role: a split agent's
  *   run.lock                               who runs the sweep now
  *   temporal/                              the embedded Temporal server's SQLite file (file system)
  */
@@ -32,7 +33,7 @@ export const runParts = {
     `sessions/${folderOf(session)}/transcript/${String(index).padStart(8, '0')}.json`,
   costFile: 'costs.jsonl',
   costs: 'costs/',
-  cost: (session: string, t: number, at: string) => `costs/${session}/${t}-${at}.json`,
+  cost: (session: string, t: number, at: string, role?: SplitRole) => `costs/${session}/${role ? `${role}-` : ''}${t}-${at}.json`,
   lock: 'run.lock',
   temporal: 'temporal',
 };

@@ -5,6 +5,13 @@ import { experimentHash, parseSweepConfig } from '../../../core/sweep/sweep-conf
 import { expandSweep } from '../../../core/sweep/expand-sweep.js';
 
 const minimal = { name: 'demo', models: ['policy/eager'], rungs: ['R0'] };
+const splitSweep = {
+  name: 'split',
+  agent: { kind: 'split', planner: 'anthropic/claude-haiku-4-5-20251001', builder: 'gguf/models/x.gguf' },
+  rungs: ['R3'],
+  seeds: [2000],
+  prices: { 'anthropic/claude-haiku-4-5-20251001': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 } },
+};
 
 describe('sweep config', () => {
   it('fills the paper defaults', () => {
@@ -51,6 +58,10 @@ describe('sweep config', () => {
     [{ ...minimal, stream: { magnitude: 3 } }, /^sweep\.stream\.magnitude: /],
     [{ ...minimal, extra: 1 }, /^sweep: Unrecognized key/],
     [{ name: 'x', rungs: ['R0'] }, /^sweep\.models: required but missing/],
+    [{ ...splitSweep, models: ['policy/eager'] }, /^sweep\.models: leave it out: a split agent names its models/],
+    [{ ...splitSweep, rungs: ['R1', 'R3'] }, /^sweep\.rungs: the split agent plays R3 only/],
+    [{ ...splitSweep, agent: { kind: 'split', planner: 'policy/eager' } }, /^sweep\.agent\.builder: required but missing/],
+    [{ ...splitSweep, agent: { kind: 'team' } }, /^sweep\.agent\.kind: /],
   ])('rejects %j naming the field', (raw, message) => {
     expect(() => parseSweepConfig(raw)).toThrow(message);
   });
@@ -80,6 +91,32 @@ describe('sweep config', () => {
     expect(experimentHash(parseSweepConfig({ ...minimal, window: 32, heartbeatSeconds: 5 }))).toBe(hash);
     expect(experimentHash(parseSweepConfig({ ...minimal, seeds: '2000-2001' }))).not.toBe(hash);
     expect(experimentHash(parseSweepConfig({ ...minimal, stream: { magnitude: 1000 } }))).not.toBe(hash);
+  });
+});
+
+describe('the split agent in a sweep', () => {
+  it('files each session under its planner, with the builder, its price and temperature in the agent', () => {
+    const [spec] = expandSweep(parseSweepConfig(splitSweep));
+    expect(spec).toMatchObject({
+      model: 'anthropic/claude-haiku-4-5-20251001',
+      rung: 'R3',
+      price: { input: 1 },
+      temperature: null,
+      agent: { kind: 'split', builder: { model: 'gguf/models/x.gguf', price: null, temperature: 0 } },
+    });
+  });
+
+  it('reads back what it parsed (a manifest is parsed again), and keeps the hashes of single-agent sweeps', () => {
+    const config = parseSweepConfig(splitSweep);
+    expect(parseSweepConfig(JSON.parse(JSON.stringify(config)))).toEqual(config);
+    expect(config.models).toBeUndefined();
+    const plain = parseSweepConfig(minimal);
+    expect(plain.agent).toEqual({ kind: 'plain' });
+    expect(experimentHash(parseSweepConfig({ ...minimal, agent: { kind: 'plain' } }))).toBe(experimentHash(plain));
+    // The hash of this sweep before agents existed: a resumed single-agent run keeps its workflow ids.
+    expect(experimentHash(plain)).toBe('a6a577a8a6cdc2a1de8a5f9d374d804112dd83b285f5805d8a26e43b4a9404b9');
+    const samePlanner = parseSweepConfig({ ...splitSweep, agent: { ...splitSweep.agent, builder: 'policy/eager' } });
+    expect(experimentHash(samePlanner)).not.toBe(experimentHash(config));
   });
 });
 
