@@ -5,10 +5,10 @@ import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolResults } from '../core/rungs/tool-results.js';
 import { toolSpecs } from '../core/rungs/tools.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
-import { afterDecision, callsMade, observationAt, openingMessage } from '../core/session/turn-protocol.js';
-import { framingOf, isLocalModel, maxOutputTokens, sessionKey } from '../core/sweep/session-spec.js';
+import { afterDecision, decisionsMade, observationAt, openingMessage } from '../core/session/turn-protocol.js';
+import { agentModel, callRung, framingOf, isLocalModel, maxOutputTokens, sessionKey } from '../core/sweep/session-spec.js';
 import type { StepResult } from '../protocol/activities.js';
-import { callProvider } from './provider-call.js';
+import { callProvider, conversationKey } from './provider-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { TurnRecord } from '../run-store/transcript.js';
 import { reachedCap } from './session-caps.js';
@@ -31,42 +31,44 @@ export function decisionRecord(
 }
 
 /**
- * One decision turn (R0–R2, the probe): stop if a cap is reached, call the
- * model on the conversation rebuilt from the run store (claim check: it never
- * passes through Temporal) under the rerun rules, read the reply into the
- * rung's decision and record the turn. A turn already on record is returned
- * as recorded.
+ * One decision turn (R0–R2, the probe, and a split agent's planner, asked as
+ * at R1): stop if a cap is reached, call the model on the conversation
+ * rebuilt from the run store (claim check: it never passes through Temporal)
+ * under the rerun rules, read the reply into the rung's decision and record
+ * the turn. A turn already on record is returned as recorded.
  */
 export async function decisionTurn(providers: ProviderRegistry, session: CallSession): Promise<StepResult> {
   const { store, spec, transcript, move, progress } = session;
-  const rung = spec.rung;
+  const { role } = move;
+  const rung = callRung(spec, role);
   if (move.kind !== 'decide' || rung === 'R3') throw outOfStep('a decision turn asked of an R3 session');
   const t = move.call;
   const recorded = transcript.turns.find((turn) => turn.t === t);
   if (recorded) return { kind: 'step', progress: afterDecision(progress, recorded.decision.action), runs: [] };
-  if (transcript.turns.length !== callsMade(progress))
+  if (transcript.turns.length !== decisionsMade(progress))
     throw outOfStep(`turn ${t} is not the next decision turn (${transcript.turns.length} turns on record)`);
 
-  const previous = transcript.attemptsSinceResume(t);
+  const previous = transcript.attemptsSinceResume(t, role);
   const cap = await reachedCap(store, spec, transcript, previous);
   if (cap) return { kind: 'stopped', reason: cap };
 
-  const framing = framingOf(spec);
+  const framing = framingOf(spec, role);
   const user = openingMessage(framing, move, session.stream.items) as string;
   const key = sessionKey(spec);
+  const called = agentModel(spec, role);
   const outcome = await callProvider(
-    providers.get(spec.model, { observation: observationAt(move, session.rules) }, store, session.replay),
+    providers.get(called.model, { observation: observationAt(move, session.rules), ...(role && { role }) }, store, session.replay),
     {
       system: systemPrompt(framing),
       messages: conversation(transcript.turns.map(exchange), user),
       tools: toolSpecs(framing),
       // The paper's local models were made to call a tool at the tool rungs.
-      toolChoice: isLocalModel(spec.model) && rung !== 'R0' ? 'required' : 'auto',
-      temperature: spec.temperature,
-      maxOutputTokens: maxOutputTokens(spec),
-      conversationKey: key,
+      toolChoice: isLocalModel(called.model) && rung !== 'R0' ? 'required' : 'auto',
+      temperature: called.temperature,
+      maxOutputTokens: maxOutputTokens(spec, role),
+      conversationKey: conversationKey(key, role),
     },
-    { store, session: session.session, spec, sessionKey: key, t, previous },
+    { store, session: session.session, spec, sessionKey: key, t, rung, price: called.price, ...(role && { role }), previous },
     (reply) => parseReply(rung, reply, { strict: spec.strictParse }),
   );
   if (outcome.kind === 'stopped') return outcome;

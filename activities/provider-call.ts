@@ -2,7 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { replyOf, type ChatMessage, type ModelReply } from '../core/chat/messages.js';
 import type { DecisionFailure } from '../core/session/session-record.js';
 import { formatReminder } from '../core/rungs/format-reminder.js';
-import type { Rung } from '../core/rungs/rung.js';
+import type { Rung, SplitRole } from '../core/rungs/rung.js';
+import type { Price } from '../core/sweep/price.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { withHeartbeat } from './heartbeat.js';
 import { identityMatches } from './providers/model-identity.js';
@@ -27,17 +28,18 @@ export const BACKOFF_STEP_SECONDS = 1.5;
 export const DEFAULT_MAX_RETRY_AFTER_SECONDS = 60;
 
 /**
- * Test and chaos hook: `ALLOCBENCH_CRASH_AFTER_REPLY=<t>` kills this worker
- * process (SIGKILL, no cleanup) right after turn t's reply is recorded and
- * before anything else is, on the activity's first attempt: the window in
- * which a retry used to pay for the call again.
+ * Test and chaos hook: `ALLOCBENCH_CRASH_AFTER_REPLY=<t>[,...]` kills this
+ * worker process (SIGKILL, no cleanup) right after turn t's reply is recorded
+ * and before anything else is, on the activity's first attempt: the window in
+ * which a retry used to pay for the call again. `<role>:<t>` names a split
+ * agent's planner turn or builder call.
  */
 export const CRASH_AFTER_REPLY_VARIABLE = 'ALLOCBENCH_CRASH_AFTER_REPLY';
 
-function crashAfterReplyIfAsked(t: number, activityAttempt: number): void {
+function crashAfterReplyIfAsked(t: number, role: SplitRole | undefined, activityAttempt: number): void {
   const turns = process.env[CRASH_AFTER_REPLY_VARIABLE];
   if (!turns || activityAttempt !== 1) return;
-  if (turns.split(',').some((turn) => Number(turn) === t)) process.kill(process.pid, 'SIGKILL');
+  if (turns.split(',').some((turn) => turn === String(t) || turn === `${role}:${t}`)) process.kill(process.pid, 'SIGKILL');
 }
 
 /**
@@ -110,7 +112,7 @@ function recordedResponse(record: AttemptRecord & { readonly reply: ModelReply }
 /** The run's cost ledger has the recorded attempt's line (keyed by session, turn and the attempt's time), or gets it now. */
 async function ensureCostRecorded(call: CallContext, record: AttemptRecord): Promise<void> {
   if (!record.costUsd) return;
-  const entry = { at: record.at, session: call.sessionKey, t: record.t, costUsd: record.costUsd };
+  const entry = { at: record.at, session: call.sessionKey, t: record.t, ...(call.role && { role: call.role }), costUsd: record.costUsd };
   if (!(await call.store.costRecorded(entry))) await call.store.recordCost(entry);
 }
 
@@ -121,6 +123,12 @@ export interface CallContext {
   readonly spec: SessionSpec;
   readonly sessionKey: string;
   readonly t: number;
+  /** The rung whose framing the call is made at (a split agent's planner: R1, its builder: R3). */
+  readonly rung: Rung;
+  /** The called model's price; null when free or unknown. */
+  readonly price: Price | null;
+  /** A split agent's role: its attempts and costs are filed under it. */
+  readonly role?: SplitRole;
   /** Attempts already recorded for this turn since the last replacement run. */
   readonly previous: readonly AttemptRecord[];
 }
@@ -131,6 +139,9 @@ export type Parsed = { readonly resolved: true } | { readonly resolved: false; r
 export type CallOutcome<P extends Parsed> =
   | { readonly kind: 'reply'; readonly response: GenerateResponse; readonly parsed: P; readonly reused?: ReusedReply }
   | { readonly kind: 'stopped'; readonly reason: Termination };
+
+/** One conversation of a session: the session's, or a split agent's role's own (prompt caches, KV caches and sampling seeds go by it). */
+export const conversationKey = (sessionKey: string, role?: SplitRole) => (role ? `${sessionKey}#${role}` : sessionKey);
 
 function seedFor(sessionKey: string, t: number, attempt: number): number {
   let hash = 2166136261;
@@ -182,7 +193,7 @@ export async function callProvider<P extends Parsed>(
   call: CallContext,
   parse: (reply: ModelReply) => P,
 ): Promise<CallOutcome<P>> {
-  const { spec, t } = call;
+  const { spec, t, rung } = call;
   const context = Context.current();
   const activityAttempt = context.info.attempt;
   const onRecord = replyOnRecord(call.previous);
@@ -201,11 +212,18 @@ export async function callProvider<P extends Parsed>(
   let attempt = call.previous.length;
   let emptyReplies = call.previous.filter((a) => a.outcome === 'empty-reply').length;
   const record = async (fields: Omit<AttemptRecord, 'type' | 'at' | 't' | 'attempt' | 'activityAttempt'>): Promise<AttemptRecord> => {
-    const entry: AttemptRecord = { type: 'attempt', at: new Date().toISOString(), t, attempt, activityAttempt, ...fields };
+    const entry: AttemptRecord = {
+      type: 'attempt',
+      at: new Date().toISOString(),
+      t,
+      ...(call.role && { role: call.role }),
+      attempt,
+      activityAttempt,
+      ...fields,
+    };
     await call.store.appendTranscript(call.session, entry);
     return entry;
   };
-  const rung = spec.rung;
   const emptyFence = provider.local && isToolRung(rung);
   for (;;) {
     attempt++;
@@ -217,7 +235,13 @@ export async function callProvider<P extends Parsed>(
     let response: GenerateResponse;
     try {
       response = await withHeartbeat(() =>
-        provider.generate({ ...request, messages, call: t, attempt, sampleSeed: seedFor(call.sessionKey, t, attempt) }),
+        provider.generate({
+          ...request,
+          messages,
+          call: t,
+          attempt,
+          sampleSeed: seedFor(conversationKey(call.sessionKey, call.role), t, attempt),
+        }),
       );
     } catch (error) {
       const failure = provider.classify(error);
@@ -250,7 +274,7 @@ export async function callProvider<P extends Parsed>(
     // A replayed reply was paid for by the run it was recorded in: it costs nothing here.
     const costUsd = response.replayedFrom
       ? 0
-      : (response.costUsd ?? (spec.price ? costOf(response.usage, spec.price) : provider.local ? 0 : undefined));
+      : (response.costUsd ?? (call.price ? costOf(response.usage, call.price) : provider.local ? 0 : undefined));
     const askAgain =
       emptyFence &&
       !parsed.resolved &&
@@ -272,8 +296,9 @@ export async function callProvider<P extends Parsed>(
       request: hash,
       ...(response.replayedFrom !== undefined && { replayedFrom: response.replayedFrom }),
     });
-    crashAfterReplyIfAsked(t, activityAttempt);
-    if (costUsd) await call.store.recordCost({ at: recorded.at, session: call.sessionKey, t, costUsd });
+    crashAfterReplyIfAsked(t, call.role, activityAttempt);
+    if (costUsd)
+      await call.store.recordCost({ at: recorded.at, session: call.sessionKey, t, ...(call.role && { role: call.role }), costUsd });
     if (!askAgain) return { kind: 'reply', response, parsed };
     emptyReplies++;
   }

@@ -104,12 +104,12 @@ const describeOutcomes = (outcomes: readonly LoopOutcome[]) => outcomes.map((out
 function rereadSteps(rules: ProtocolRules, stream: Stream, transcript: Transcript): Reread {
   const gold = (t: number) => stream.items[t - 1]?.answer ?? '';
   const changes: string[] = [];
-  let progress: Progress = startProgress('R3');
+  let progress: Progress = startProgress({ rung: 'R3' });
   const steps = transcript.steps.map((step): LoopStepRecord | string => {
     const move = nextMove(progress, rules);
     if (move.kind !== 'loop-call' || move.call !== step.call) return `call ${step.call} does not follow the loop's rules on its stream`;
     const calls = readLoopCalls(step.reply);
-    const next = afterLoopReply(move, rules, calls.map(headOf));
+    const next = afterLoopReply(progress, move, calls.map(headOf));
     progress = next.progress;
     if (!isDeepStrictEqual(next.outcomes, step.outcomes) || next.advanced !== step.advanced)
       return `call ${step.call} (problem ${step.t}) now reads as ${describeOutcomes(next.outcomes)} where the session played ${describeOutcomes(step.outcomes)}, so the calls after it were made in a state this reading would not have reached (run the session again to score it)`;

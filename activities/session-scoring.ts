@@ -1,8 +1,10 @@
 import type { SessionMetrics } from '../core/metrics/session-metrics.js';
 import { sessionMetrics } from '../core/metrics/session-metrics.js';
 import { loopMetrics, type LoopRecord, type ScriptMetrics } from '../core/scripts/loop-metrics.js';
+import { splitMetrics } from '../core/scripts/split-metrics.js';
 import { withTruncatedTail } from '../core/session/replay.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
+import type { Termination } from '../core/session/termination.js';
 import { protocolRules } from '../core/session/turn-protocol.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { Transcript } from '../run-store/transcript.js';
@@ -43,10 +45,17 @@ export interface SessionScore {
  * Scores a session from its transcript: at R0–R2 and the probe from the
  * decisions its turns record (turns it never reached count as truncated); at
  * R3 from its model calls and script runs, with the same function as an
- * imported arm. The one scoring of a session: when it finishes, and when
- * `allocbench rescore` reads its replies again.
+ * imported arm; a split agent's from its planner's claims and its builder's
+ * work. The one scoring of a session: when it finishes (how it ended given),
+ * and when `allocbench rescore` reads its replies again.
  */
-export function scoreTranscript(spec: SessionSpec, classes: readonly number[], transcript: Transcript): SessionScore {
+export function scoreTranscript(
+  spec: SessionSpec,
+  classes: readonly number[],
+  transcript: Transcript,
+  termination: Termination,
+): SessionScore {
+  if (spec.agent?.kind === 'split') return scoreSplitSession(transcript, classes, spec, termination);
   if (spec.rung === 'R3') return loopMetrics(loopRecordOf(transcript, classes, spec.budget));
   const decisions = withTruncatedTail(
     classes,
@@ -54,4 +63,20 @@ export function scoreTranscript(spec: SessionSpec, classes: readonly number[], t
     transcript.turns.map((turn) => turn.decision),
   );
   return { decisions, metrics: sessionMetrics({ classes, rules: { budget: spec.budget, charge: spec.charge }, decisions }) };
+}
+
+/**
+ * A split agent's session: its planner's claims (the decision turns on
+ * record) and its builder's work (the loop's steps and script runs). Problems
+ * shown are those the session went through, handed to the builder or given
+ * up: the whole stream when it played to the end.
+ */
+function scoreSplitSession(transcript: Transcript, classes: readonly number[], spec: SessionSpec, termination: Termination): SessionScore {
+  const builder = loopRecordOf(transcript, classes, spec.budget);
+  const shown = termination === 'stream-end' ? classes.length : Math.max(builder.shown, ...transcript.turns.map((turn) => turn.t));
+  return splitMetrics(
+    { ...builder, shown },
+    transcript.turns.map((turn) => turn.decision),
+    protocolRules(spec, classes).classCount,
+  );
 }

@@ -28,7 +28,10 @@ export function createStoreActivities(): StoreActivities {
       const { stream, classes } = await loadSessionContext(store, spec);
       const transcript = await store.readTranscript(spec);
       if (!transcript.start) {
-        const framing = framingOf(spec);
+        // A split agent's opening record holds what each of its two agents is told: the builder's as the session's.
+        const split = spec.agent?.kind === 'split';
+        const framing = framingOf(spec, split ? 'builder' : undefined);
+        const planner = split && framingOf(spec, 'planner');
         await store.appendTranscript(spec, {
           type: 'session',
           at: now(),
@@ -36,7 +39,8 @@ export function createStoreActivities(): StoreActivities {
           spec,
           streamHash: stream.hash,
           system: systemPrompt(framing),
-          tools: toolSpecs(framingOf(spec)),
+          tools: toolSpecs(framing),
+          ...(planner && { planner: { system: systemPrompt(planner), tools: toolSpecs(planner) } }),
         });
       } else if (transcript.start.streamHash !== stream.hash) {
         const where = store.where(runParts.session(spec));
@@ -57,7 +61,7 @@ export function createStoreActivities(): StoreActivities {
     async finishSession({ runDir, session, termination }: FinishInput): Promise<SessionOutcome> {
       const { store, spec, transcript } = await openSession({ runDir, session });
       const { stream, classes } = await loadSessionContext(store, spec);
-      const { decisions, metrics, script } = scoreTranscript(spec, classes, transcript);
+      const { decisions, metrics, script } = scoreTranscript(spec, classes, transcript, termination);
       const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
       const summary = buildSessionSummary({
         spec,

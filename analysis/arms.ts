@@ -1,18 +1,22 @@
 import { onlineMetrics } from '../core/metrics/online-metrics.js';
 import type { Rung } from '../core/rungs/rung.js';
-import type { SessionSpec } from '../core/sweep/session-spec.js';
+import { agentName, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { LoadedSession } from './load/load-runs.js';
 import type { SeedSession } from './stats/seed-session.js';
 
 /**
- * What makes an arm (a cell): every seed of one (model, rung, reskin, N
- * disclosure, B, K, magnitude) — and, for an imported arm, its source: two of
- * the authors' arms with the same settings stay two arms, as in their tables.
+ * What makes an arm (a cell): every seed of one (model, split agent's
+ * builder, rung, reskin, N disclosure, B, K, magnitude) — and, for an
+ * imported arm, its source: two of the authors' arms with the same settings
+ * stay two arms, as in their tables.
  */
 export interface ArmKey {
   /** The authors' arm path for an imported arm (e.g. `economic_surface_haiku/R2/B_1/K_10`); null for our own runs. */
   readonly source: string | null;
+  /** The model; a split agent's planner. */
   readonly model: string;
+  /** A split agent's builder (R3: the arm is the split agent); null for a single agent. */
+  readonly builder: string | null;
   readonly rung: Rung;
   readonly reskin: string | null;
   readonly announceN: boolean;
@@ -38,6 +42,7 @@ export function armKeyOf(spec: SessionSpec, source: string | null): ArmKey {
   return {
     source,
     model: spec.model,
+    builder: spec.agent?.builder.model ?? null,
     rung: spec.rung,
     reskin: spec.reskin,
     announceN: spec.announceN,
@@ -81,7 +86,7 @@ export function groupArms(sessions: readonly LoadedSession[]): Arm[] {
 
 /** "policy/bayes · B3 · N disclosed", naming only what varies across the arms shown together. */
 export function armLabel(key: ArmKey, varies: ReadonlySet<keyof ArmKey>): string {
-  const parts = [key.model];
+  const parts = [varies.has('builder') && key.builder === null ? `${key.model} (single agent)` : agentName(key.model, key.builder)];
   if (varies.has('reskin') && key.reskin) parts.push(key.reskin);
   if (varies.has('announceN')) parts.push(key.announceN ? 'N disclosed' : 'N hidden');
   if (varies.has('budget')) parts.push(`B${key.budget}`);
@@ -94,6 +99,17 @@ export function armLabel(key: ArmKey, varies: ReadonlySet<keyof ArmKey>): string
 
 /** The key fields that differ among these arms. */
 export function varyingFields(keys: readonly ArmKey[]): Set<keyof ArmKey> {
-  const fields: (keyof ArmKey)[] = ['model', 'rung', 'reskin', 'announceN', 'budget', 'charge', 'economic', 'magnitude', 'source'];
+  const fields: (keyof ArmKey)[] = [
+    'model',
+    'builder',
+    'rung',
+    'reskin',
+    'announceN',
+    'budget',
+    'charge',
+    'economic',
+    'magnitude',
+    'source',
+  ];
   return new Set(fields.filter((field) => new Set(keys.map((key) => key[field])).size > 1));
 }

@@ -4,9 +4,13 @@ export const LADDER_RUNGS = ['R0', 'R1', 'R2', 'R3'] as const;
 export type LadderRung = (typeof LADDER_RUNGS)[number];
 export type ScoredRung = Exclude<LadderRung, 'R3'>;
 
-/** One model's framing ladder: its K = 0 arms on the ball urn and the problem rungs, same B, N disclosure and magnitude. */
+/**
+ * One model's framing ladder: its K = 0 arms on the ball urn and the problem
+ * rungs, same B, N disclosure and magnitude. A split agent's R3 arm is not on
+ * it: the ladder frames one agent.
+ */
 export interface Ladder {
-  readonly key: Omit<ArmKey, 'source' | 'rung' | 'reskin' | 'charge' | 'economic'>;
+  readonly key: Omit<ArmKey, 'source' | 'rung' | 'reskin' | 'charge' | 'economic' | 'builder'>;
   /** The arm of each rung behind the timing measures: first-sight, hazard, commitments, lateness. */
   readonly rungs: Partial<Record<LadderRung, Arm>>;
   /** The arm of each scored rung behind Score (R3 is not scored). */
@@ -35,8 +39,9 @@ function best(candidates: readonly Arm[], measure: 'timing' | 'score'): Arm | un
 export function ladders(arms: readonly Arm[]): Ladder[] {
   const found = new Map<string, { key: Ladder['key']; candidates: Map<LadderRung, Arm[]> }>();
   for (const arm of arms) {
-    const { model, rung, reskin, announceN, budget, charge, magnitude } = arm.key;
-    if (charge !== 0 || !(LADDER_RUNGS as readonly string[]).includes(rung) || (reskin !== null && reskin !== 'ball')) continue;
+    const { model, builder, rung, reskin, announceN, budget, charge, magnitude } = arm.key;
+    if (builder !== null || charge !== 0 || !(LADDER_RUNGS as readonly string[]).includes(rung) || (reskin !== null && reskin !== 'ball'))
+      continue;
     const key = { model, announceN, budget, magnitude };
     const id = JSON.stringify(key);
     const ladder = found.get(id) ?? { key, candidates: new Map<LadderRung, Arm[]>() };

@@ -2,12 +2,15 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { readManifest } from '../run-store/manifest.js';
 import { openRunStore } from '../run-store/open-run-store.js';
-import { runKey, type AttemptRecord, type ReusedReply, type Transcript } from '../run-store/transcript.js';
+import type { SplitRole } from '../core/rungs/rung.js';
+import { attemptKey, runKey, type AttemptRecord, type ReusedReply, type Transcript } from '../run-store/transcript.js';
 
 /** One decision turn that needed more than one attempt, lost an attempt, ended unresolved, or reused a recorded reply. */
 export interface AuditedTurn {
   readonly session: string;
   readonly t: number;
+  /** A split agent's call: its planner's decision turn t, or its builder's model call t. */
+  readonly role?: SplitRole;
   readonly attempts: readonly {
     readonly attempt: number;
     readonly activityAttempt: number;
@@ -62,9 +65,12 @@ interface TurnDescription {
   readonly reused?: ReusedReply;
 }
 
-/** What turn t decided (R3: what model call t did, and how its scripts ran), whether it was unresolved, and whether its reply was cut off. */
-function describeTurn(transcript: Transcript, t: number): TurnDescription {
-  const turn = transcript.turns.find((candidate) => candidate.t === t);
+/**
+ * What turn t decided (R3 and a split agent's builder: what model call t did,
+ * and how its scripts ran), whether it was unresolved, and whether its reply was cut off.
+ */
+function describeTurn(transcript: Transcript, t: number, role: SplitRole | undefined): TurnDescription {
+  const turn = role === 'builder' ? undefined : transcript.turns.find((candidate) => candidate.t === t);
   if (turn) {
     const { action, resolved, failure } = turn.decision;
     const cutOff = failure === 'cut-off';
@@ -106,12 +112,15 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
     const transcript = await store.readTranscript(spec);
     if (!transcript.start) continue;
     sessions++;
-    const byTurn = new Map<number, AttemptRecord[]>();
+    const byTurn = new Map<string, AttemptRecord[]>();
     for (const record of transcript.records) {
-      if (record.type === 'attempt') byTurn.set(record.t, [...(byTurn.get(record.t) ?? []), record]);
+      if (record.type !== 'attempt') continue;
+      const key = attemptKey(record.t, record.role);
+      byTurn.set(key, [...(byTurn.get(key) ?? []), record]);
     }
-    for (const [t, records] of byTurn) {
-      const { decision, unresolved, cutOff, reused } = describeTurn(transcript, t);
+    for (const records of byTurn.values()) {
+      const { t, role } = records[0] as AttemptRecord;
+      const { decision, unresolved, cutOff, reused } = describeTurn(transcript, t, role);
       decisionTurns++;
       attempts += records.length;
       const lost = Math.max(0, Math.max(...records.map((r) => r.activityAttempt)) - records.length);
@@ -127,6 +136,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
       turns.push({
         session: sessionKey(spec),
         t,
+        ...(role && { role }),
         attempts: records.map((r) => ({
           attempt: r.attempt,
           activityAttempt: r.activityAttempt,

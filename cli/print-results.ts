@@ -1,10 +1,11 @@
+import { agentName } from '../core/sweep/session-spec.js';
 import { fixed, percent, table } from './format.js';
 import type { RunResults } from './run-results.js';
 
 /** The per-cell table printed after a run or sweep. */
 export function resultsTable(results: RunResults): string {
   const rows = results.cells.map((cell) => [
-    cell.model,
+    agentName(cell.model, cell.builder),
     cell.rung,
     cell.reskin ?? '–',
     cell.announceN ? 'yes' : 'no',
@@ -47,12 +48,12 @@ export function resultsTable(results: RunResults): string {
   return r3.length === 0 ? `${cells}\n${legend}` : `${cells}\n${legend}\n\n${scriptTable(r3)}`;
 }
 
-/** R3's own diagnostics per cell (paper B.6, F.5). */
+/** R3's own diagnostics per cell (paper B.6, F.5); a split agent's first-sight builds are its planner's claims, the rest its builder's work. */
 function scriptTable(cells: RunResults['cells']): string {
   const rows = cells.map((cell) => {
     const s = cell.script;
     return [
-      cell.model,
+      agentName(cell.model, cell.builder),
       `${cell.budget}`,
       `${cell.charge}`,
       `${s?.firstSightBuilds ?? 0}/${s?.builds ?? 0}`,

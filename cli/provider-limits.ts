@@ -1,6 +1,6 @@
 import type { Connection } from '@temporalio/client';
 import { InputError } from '../core/errors.js';
-import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import { calledModels, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { providerRate, setProviderRate } from '../infra/queue-rate.js';
 import type { TemporalTarget } from '../infra/temporal-target.js';
 import { providerOf, providerTaskQueue } from '../protocol/task-queues.js';
@@ -9,8 +9,9 @@ import type { ProviderLimit } from '../workers/create-workers.js';
 /** A local GGUF model runs on this machine's cores; every other provider takes as many calls as sessions are in flight. */
 const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = { gguf: 2 };
 
-/** The providers a sweep calls, the reference agents aside (they answer in-session, unlimited). */
-const calledProviders = (config: SweepConfig) => [...new Set(config.models.map(providerOf))].filter((provider) => provider !== 'policy');
+/** The providers a sweep calls (a split agent's planner and builder too), the reference agents aside (they answer in-session, unlimited). */
+const calledProviders = (config: SweepConfig) =>
+  [...new Set(calledModels(config).map(providerOf))].filter((provider) => provider !== 'policy');
 
 /**
  * This process's limits from the sweep config for every provider it calls:

@@ -22,8 +22,12 @@ export type SessionRescore =
   | { readonly session: string; readonly status: 'unchanged' }
   /** No summary yet: the sweep scores it with the current code when it finishes. */
   | { readonly session: string; readonly status: 'not-finished' }
-  /** An imported R3 session, whose metrics come from the authors' records, which the run does not keep. */
-  | { readonly session: string; readonly status: 'left-as-imported' }
+  /**
+   * Left as it is: an imported R3 session, whose metrics come from the authors'
+   * records, which the run does not keep; or a split agent's session, whose
+   * two conversations rescore does not re-read yet.
+   */
+  | { readonly session: string; readonly status: 'left'; readonly why: 'imported-r3' | 'split-agent' }
   /** Unreadable, or diverged under the current reading: one line naming it; its summary is left as it is. */
   | { readonly session: string; readonly status: 'failed'; readonly reason: string };
 
@@ -79,7 +83,8 @@ async function rescoreSession(store: RunStore, spec: SessionSpec, options: { dry
   if (!transcript.start)
     return { session, status: 'failed', reason: `${where(runParts.session(spec))}: no opening record in its transcript` };
   if (spec.rung === 'R3' && transcript.steps.length === 0 && transcript.records.some((record) => record.type === 'message'))
-    return { session, status: 'left-as-imported' };
+    return { session, status: 'left', why: 'imported-r3' };
+  if (spec.agent?.kind === 'split') return { session, status: 'left', why: 'split-agent' };
   const stream = await store.readStream(spec.seed);
   if (!stream) return { session, status: 'failed', reason: `${where(runParts.stream(spec.seed))}: missing` };
   if (stream.hash !== summary.streamHash)
@@ -88,7 +93,9 @@ async function rescoreSession(store: RunStore, spec: SessionSpec, options: { dry
   const reread = rereadSession(spec, protocolRules(spec, classes), stream, transcript, summary.termination);
   if (reread.kind === 'diverged') return { session, status: 'failed', reason: `${session}: ${reread.why}` };
   // As a summary stores it (JSON), so that only values are compared.
-  const score = JSON.parse(JSON.stringify(scoreTranscript(spec, classes, reread.transcript))) as ReturnType<typeof scoreTranscript>;
+  const score = JSON.parse(JSON.stringify(scoreTranscript(spec, classes, reread.transcript, summary.termination))) as ReturnType<
+    typeof scoreTranscript
+  >;
   const changes = [
     ...(spec.rung === 'R3' ? reread.changes : turnChanges(summary.decisions, score.decisions)),
     ...valueChanges(summary.metrics, score.metrics, ''),

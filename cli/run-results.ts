@@ -15,7 +15,10 @@ import { readSweepSummaries } from '../run-store/sweep-summaries.js';
 
 /** One cell of a sweep: every seed of one (model, rung, reskin, N disclosure, B, K). */
 export interface CellResult {
+  /** The model; a split agent's planner. */
   readonly model: string;
+  /** A split agent's builder; null for a single agent. */
+  readonly builder: string | null;
   readonly rung: string;
   readonly reskin: string | null;
   readonly announceN: boolean;
@@ -110,6 +113,7 @@ export async function readRunResults(runDir: string, online?: OnlineOptimumOptio
     const scriptMetrics = valid.flatMap((s) => (s.script ? [s.script.metrics] : []));
     return {
       model: spec.model,
+      builder: spec.agent?.builder.model ?? null,
       rung: spec.rung,
       reskin: spec.reskin,
       announceN: spec.announceN,

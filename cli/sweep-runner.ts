@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { InputError } from '../core/errors.js';
-import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import { calledModels, type SweepConfig } from '../core/sweep/sweep-config.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { runVersions } from '../infra/run-versions.js';
@@ -46,7 +46,7 @@ export interface SweepRunOptions {
 async function checkModels(config: SweepConfig, inProcessWorkers: boolean): Promise<void> {
   const capped = config.unitCap !== null || config.runCap !== null;
   const live = config.replay?.miss !== 'error';
-  for (const model of config.models) {
+  for (const model of calledModels(config)) {
     const provider = createProvider(model);
     if (inProcessWorkers && live) await provider.preflight();
     const limitation = config.announceN.map((announceN) => policyAgentLimitation(model, announceN)).find(Boolean);

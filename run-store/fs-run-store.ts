@@ -174,7 +174,7 @@ export class FsRunStore implements RunStore {
 
   async costRecorded(entry: CostEntry): Promise<boolean> {
     const entries = await readJsonLines<CostEntry>(runLayout.costs(this.location));
-    return entries.some((e) => e.session === entry.session && e.t === entry.t && e.at === entry.at);
+    return entries.some((e) => e.session === entry.session && e.t === entry.t && e.at === entry.at && e.role === entry.role);
   }
 
   readCosts(): Promise<CostEntry[]> {

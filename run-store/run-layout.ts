@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { SplitRole } from '../core/rungs/rung.js';
 import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js';
 
 /**
@@ -11,7 +12,7 @@ import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js'
  *   sessions/<session>/summary.json        decisions, metrics, termination, usage
  *   sessions/<session>/summary.prev-<N>.json  the summaries `allocbench rescore` replaced, N = 1, 2, … (the highest the latest)
  *   costs.jsonl                            one line per paid attempt of the run (file system)
- *   costs/<session>/<t>-<time>.json        the same entries, one object each (object storage)
+ *   costs/<session>/[<role>-]<t>-<time>.json the same entries, one object each (object storage); role: a split agent's
  *   concurrency/<provider>@<worker>.json   a worker's adaptive concurrency limit for a provider, as it last changed
  *   run.lock                               who runs the sweep now
  *   temporal/                              the embedded Temporal server's SQLite file (file system)
@@ -46,7 +47,7 @@ export const runParts = {
     `sessions/${folderOf(session)}/transcript/${String(index).padStart(8, '0')}.json`,
   costFile: 'costs.jsonl',
   costs: 'costs/',
-  cost: (session: string, t: number, at: string) => `costs/${session}/${t}-${at}.json`,
+  cost: (session: string, t: number, at: string, role?: SplitRole) => `costs/${session}/${role ? `${role}-` : ''}${t}-${at}.json`,
   concurrencyRecords: 'concurrency/',
   /** A worker (host:pid) in a name any file system and bucket takes. */
   concurrency: (provider: string, worker: string) => `concurrency/${provider}@${worker.replace(/[^A-Za-z0-9._-]/g, '-')}.json`,

@@ -1,3 +1,4 @@
+import type { SplitRole } from '../core/rungs/rung.js';
 import type { Stream } from '../core/stream/stream.js';
 import type { Manifest } from './manifest-record.js';
 import type { SessionName } from './run-layout.js';
@@ -9,6 +10,8 @@ export interface CostEntry {
   readonly at: string;
   readonly session: string;
   readonly t: number;
+  /** A split agent's call: t is that role's turn or model call. */
+  readonly role?: SplitRole;
   readonly costUsd: number;
 }
 

@@ -201,11 +201,11 @@ export class S3RunStore implements RunStore {
 
   /** Created only if absent: the same attempt recorded twice (a retried activity) is one entry. */
   async recordCost(entry: CostEntry): Promise<void> {
-    await this.objects.put(runParts.cost(entry.session, entry.t, entry.at), JSON.stringify(entry), { ifNoneMatch: true });
+    await this.objects.put(runParts.cost(entry.session, entry.t, entry.at, entry.role), JSON.stringify(entry), { ifNoneMatch: true });
   }
 
   async costRecorded(entry: CostEntry): Promise<boolean> {
-    return (await this.objects.get(runParts.cost(entry.session, entry.t, entry.at))) !== undefined;
+    return (await this.objects.get(runParts.cost(entry.session, entry.t, entry.at, entry.role))) !== undefined;
   }
 
   async readCosts(): Promise<CostEntry[]> {

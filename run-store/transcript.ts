@@ -7,8 +7,9 @@ import type { Termination } from '../core/session/termination.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { Usage } from '../core/chat/usage.js';
 import type { ScriptOutcome } from '../core/scripts/script-outcome.js';
+import type { SplitRole } from '../core/rungs/rung.js';
 
-/** Written once, when the session is prepared: what the model is told before the first turn. */
+/** Written once, when the session is prepared: what the model is told before the first turn (a split agent: its builder). */
 export interface SessionStartRecord {
   readonly type: 'session';
   readonly at: string;
@@ -17,6 +18,8 @@ export interface SessionStartRecord {
   readonly streamHash: string;
   readonly system: string;
   readonly tools: readonly ToolSpec[];
+  /** A split agent's planner: what it is told before its first turn. */
+  readonly planner?: { readonly system: string; readonly tools: readonly ToolSpec[] };
 }
 
 /** One provider call: the retry audit Temporal's history does not keep. */
@@ -25,6 +28,8 @@ export interface AttemptRecord {
   readonly at: string;
   /** The decision turn; at R3 the session's model call (a problem takes many). */
   readonly t: number;
+  /** A split agent's call: the planner's decision turn t, or the builder's model call t. Absent for a single agent. */
+  readonly role?: SplitRole;
   /** Provider calls for this turn so far, this one included, 1-based. */
   readonly attempt: number;
   /** Temporal's attempt number of the activity (larger when a worker died mid-call). */
@@ -223,8 +228,8 @@ export interface Transcript {
   readonly tokensUsed: number;
   /** USD spent over every attempt whose cost is known. */
   readonly costUsd: number;
-  /** Attempts at turn t (R3: at model call t) since the last replacement run. */
-  attemptsSinceResume(t: number): AttemptRecord[];
+  /** Attempts at turn t (R3: at model call t; a split agent: of this role's) since the last replacement run. */
+  attemptsSinceResume(t: number, role?: SplitRole): AttemptRecord[];
   /** The last record, if it is an end record. */
   readonly ended?: Termination;
 }
@@ -237,6 +242,9 @@ export interface Transcript {
 export function countedTokens(usage: Usage): number {
   return usage.inputTokens - usage.cachedInputTokens - (usage.cacheWriteTokens ?? 0) + usage.outputTokens;
 }
+
+/** Where an attempt is filed: its turn, or model call, within its role's. */
+export const attemptKey = (t: number, role?: SplitRole) => (role ? `${role}:${t}` : `${t}`);
 
 /**
  * A transcript folded one record at a time, so that a reader that has folded
@@ -251,7 +259,7 @@ export class TranscriptFold {
   readonly executionStarts = new Map<string, number>();
   tokensUsed = 0;
   costUsd = 0;
-  private attemptsByT = new Map<number, AttemptRecord[]>();
+  private attemptsByT = new Map<string, AttemptRecord[]>();
   private readonly turnsSeen = new Set<number>();
   private readonly callsSeen = new Set<number>();
 
@@ -284,9 +292,10 @@ export class TranscriptFold {
       case 'attempt': {
         this.tokensUsed += countedTokens(record.usage);
         this.costUsd += record.costUsd ?? 0;
-        const attempts = this.attemptsByT.get(record.t);
+        const key = attemptKey(record.t, record.role);
+        const attempts = this.attemptsByT.get(key);
         if (attempts) attempts.push(record);
-        else this.attemptsByT.set(record.t, [record]);
+        else this.attemptsByT.set(key, [record]);
         break;
       }
       case 'resume':
@@ -308,7 +317,7 @@ export class TranscriptFold {
       executionStarts: new Map(this.executionStarts),
       tokensUsed: this.tokensUsed,
       costUsd: this.costUsd,
-      attemptsSinceResume: (t) => [...(attemptsByT.get(t) ?? [])],
+      attemptsSinceResume: (t, role) => [...(attemptsByT.get(attemptKey(t, role)) ?? [])],
       ...(last?.type === 'end' && { ended: last.termination }),
     };
   }

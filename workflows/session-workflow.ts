@@ -2,7 +2,7 @@ import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } fr
 import { decodeClasses } from '../core/session/compact-codes.js';
 import type { Termination } from '../core/session/termination.js';
 import { nextMove, protocolRules, startProgress, type Progress } from '../core/session/turn-protocol.js';
-import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js';
+import { agentModel, sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { ModelCallPlacement, ReplaySetting } from '../core/sweep/sweep-config.js';
 import type { ModelActivities, ScriptActivities, SessionOutcome, StoreActivities } from '../protocol/activities.js';
 import { callsInSessionWorker, providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
@@ -36,8 +36,10 @@ export interface SessionInput {
  * check), so history stays small at any length. Each model call is one
  * activity, which records it and returns the progress after it; each
  * run_script call its reply made and the loop accepted runs on the sandbox
- * worker's queue. The session ends where the protocol says (the stream's end,
- * R3's B-th write), when a call reports a cap, or on a mechanical failure.
+ * worker's queue. A split agent's calls go to its planner's or its builder's
+ * model, as each move says. The session ends where the protocol says (the
+ * stream's end, R3's B-th write), when a call reports a cap, or on a
+ * mechanical failure.
  */
 export async function sessionWorkflow(input: SessionInput): Promise<SessionOutcome> {
   const { runDir, spec } = input;
@@ -48,17 +50,23 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
   // The activity enforces the paper's attempt budget from its own records and sets each
   // delay; this policy only has to keep retrying across dead workers.
   const retry = { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 };
-  const provider = providerOf(spec.model);
   // In-session calls may wait for the worker's limit on the provider before they start: their timeout allows for it.
   // A dead worker is noticed by its workflow task's timeout instead, not by heartbeats.
-  const model = callsInSessionWorker(provider, input.modelCalls ?? 'provider-queue')
-    ? proxyLocalActivities<ModelActivities>({ startToCloseTimeout: provider === 'policy' ? '1 minute' : '2 hours', retry })
-    : proxyActivities<ModelActivities>({
-        taskQueue: providerTaskQueue(provider),
-        startToCloseTimeout: '30 minutes',
-        heartbeatTimeout: `${input.heartbeatSeconds}s`,
-        retry,
-      });
+  const modelActivities = (provider: string) =>
+    callsInSessionWorker(provider, input.modelCalls ?? 'provider-queue')
+      ? proxyLocalActivities<ModelActivities>({ startToCloseTimeout: provider === 'policy' ? '1 minute' : '2 hours', retry })
+      : proxyActivities<ModelActivities>({
+          taskQueue: providerTaskQueue(provider),
+          startToCloseTimeout: '30 minutes',
+          heartbeatTimeout: `${input.heartbeatSeconds}s`,
+          retry,
+        });
+  const byProvider = new Map<string, ModelActivities>();
+  const modelFor = (provider: string): ModelActivities => {
+    let activities = byProvider.get(provider);
+    if (!activities) byProvider.set(provider, (activities = modelActivities(provider)));
+    return activities;
+  };
   const sandbox = proxyActivities<ScriptActivities>({
     taskQueue: SANDBOX_TASK_QUEUE,
     // A script is limited to seconds; a silent worker died, and the activity records that on retry.
@@ -69,7 +77,7 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
   const code = input.classes ?? (await store.prepareSession({ runDir, spec })).classes;
   const session = { runDir, session: sessionDirName(spec) };
   const rules = protocolRules(spec, decodeClasses(code));
-  let progress = input.progress ?? startProgress(spec.rung);
+  let progress = input.progress ?? startProgress(spec);
   let termination: Termination;
   for (;;) {
     const move = nextMove(progress, rules);
@@ -77,7 +85,11 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
       termination = move.reason;
       break;
     }
-    const result = await model.takeStep({ ...session, progress, ...(input.replay && { replay: input.replay }) });
+    const result = await modelFor(providerOf(agentModel(spec, move.role).model)).takeStep({
+      ...session,
+      progress,
+      ...(input.replay && { replay: input.replay }),
+    });
     if (result.kind === 'stopped') {
       termination = result.reason;
       break;

@@ -1,4 +1,5 @@
 import type { Inputs } from '../../core/families/family.js';
+import type { SplitRole } from '../../core/rungs/rung.js';
 import type { Observation } from '../../core/session/observation.js';
 
 /**
@@ -11,4 +12,6 @@ export interface AgentView {
   readonly observation: Observation;
   /** R3: the current problem's named values, shown in its message. */
   readonly inputs?: Inputs;
+  /** The role the agent plays in a split agent; absent for a single agent. */
+  readonly role?: SplitRole;
 }

@@ -23,7 +23,8 @@ import { builderReply, type BuilderFaults } from './reference-builder.js';
  *   permanent=<t>[,...]           turn t fails with a permanent provider error
  *   reply=<t>:<failure>[,...]     turn t gets a reply that is a model-level failure ('cut-off':
  *                                 a reply without a decision that stops at the output limit)
- * At R3 the agent is the reference builder (reference-builder.ts), with its own faults by problem t:
+ * At R3 the agent is the reference builder (reference-builder.ts), which writes where the policy commits
+ * (as a split agent's builder: wherever it has a write, the planner having decided), with its own faults by problem t:
  *   hand=<t>[,...]                submit a correct answer worked out by hand
  *   cross=<t>[,...]               first run another class's script (refused)
  *   broken=<t>[,...]              write a script that throws, if writing
@@ -199,7 +200,7 @@ export function policyProvider(model: string, view?: AgentView): Provider {
       const reply = failure
         ? failingReply(request, t, failure)
         : scriptRung
-          ? builderReply(request, view, () => spec.policy.decide(o), spec.builder, rationale)
+          ? builderReply(request, view, () => (view.role === 'builder' ? 'commit' : spec.policy.decide(o)), spec.builder, rationale)
           : replyFor(request, t, spec.policy.decide(o), rationale);
       // Characters of the prompt up to and including each message; the system prompt comes first.
       let chars = request.system.length;

@@ -11,7 +11,12 @@ const exchange = (t: number, user: string, reply: ModelReply) =>
 function describe(record: TranscriptRecord): string {
   switch (record.type) {
     case 'session':
-      return `<h2>Session</h2>${block('System prompt', record.system)}${block('Tools', JSON.stringify(record.tools, null, 2))}`;
+      // A split agent's planner makes the turns, its builder the calls.
+      return `<h2>Session</h2>${
+        record.planner
+          ? `${block("Planner's system prompt", record.planner.system)}${block("Planner's tools", JSON.stringify(record.planner.tools, null, 2))}`
+          : ''
+      }${block(record.planner ? "Builder's system prompt" : 'System prompt', record.system)}${block(record.planner ? "Builder's tools" : 'Tools', JSON.stringify(record.tools, null, 2))}`;
     case 'turn':
       return `<div class="turn">${exchange(record.t, record.user, record.reply)}${record.toolResults.map((result) => block('Tool result', result.content, 'tool')).join('')}${
         record.decision.resolved
@@ -35,7 +40,7 @@ function describe(record: TranscriptRecord): string {
     case 'attempt':
       return record.outcome === 'ok'
         ? ''
-        : `<p class="failure">Turn ${record.t}, attempt ${record.attempt}: ${record.outcome}${record.error ? ` (${escapeHtml(record.error)})` : ''}</p>`;
+        : `<p class="failure">${record.role === 'builder' ? 'Call' : 'Turn'} ${record.t}${record.role ? ` (${record.role})` : ''}, attempt ${record.attempt}: ${record.outcome}${record.error ? ` (${escapeHtml(record.error)})` : ''}</p>`;
     case 'execution-start':
       return '';
     case 'resume':

@@ -27,6 +27,7 @@ import { cellDiagnosticsTable, cellTable, perSeedTable, scriptTable } from '../t
 import { decisionRulesTable } from '../tables/decision-rules-table.js';
 import { economicInteractionTable, economicSurfaceTable } from '../tables/economic-tables.js';
 import { familyBuildsTable } from '../tables/family-builds-table.js';
+import { splitTable } from '../tables/split-table.js';
 import { framingLadderTable, onlineScoreTable, pairedLadderTable, scoreTable, zeroCommitTable } from '../tables/ladder-tables.js';
 import { toHtml } from '../tables/render-table.js';
 import { transferTable } from '../tables/transfer-table.js';
@@ -100,6 +101,7 @@ function tablesOf(sessions: readonly LoadedSession[], arms: readonly Arm[], list
     cellDiagnosticsTable(arms),
     streamsTable(sessions),
     ...(hasR3 ? [scriptTable(arms), familyBuildsTable(arms)] : []),
+    ...(arms.some((arm) => arm.key.builder !== null) ? [splitTable(arms)] : []),
     ...(economic.rows.length > 0 ? [economic] : []),
     ...(interaction.rows.length > 0 ? [interaction] : []),
     ...transferModels(arms).map((model) => transferTable(arms, model)),

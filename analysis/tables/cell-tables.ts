@@ -1,3 +1,4 @@
+import { agentName } from '../../core/sweep/session-spec.js';
 import { armLabel, varyingFields, type Arm } from '../arms.js';
 import { summarizeArm } from '../stats/arm-summary.js';
 import { marginalEstimate } from '../stats/contrasts.js';
@@ -19,7 +20,7 @@ export function cellTable(arms: readonly Arm[]): Table {
   return {
     id: 'cells',
     title: 'Per-cell estimates with intervals',
-    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0). ${ONLINE} Resolved turns are the decision turns reached that gave a valid decision; malformed calls had arguments that were not valid (a claim without code), unknown calls named a tool the rung does not have. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
+    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. Model: a split agent's planner and builder (R3: its commitments are the planner's claims). First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0). ${ONLINE} Resolved turns are the decision turns reached that gave a valid decision; malformed calls had arguments that were not valid (a claim without code), unknown calls named a tool the rung does not have. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
     columns: [
       { name: 'Source', format: 'text' },
       { name: 'Model', format: 'text' },
@@ -51,13 +52,13 @@ export function cellTable(arms: readonly Arm[]): Table {
     ],
     rows: arms.map((arm) => {
       const summary = summarizeArm(arm.key.rung, arm.sessions);
-      const { model, rung, reskin, announceN, budget, charge, magnitude } = arm.key;
+      const { model, builder, rung, reskin, announceN, budget, charge, magnitude } = arm.key;
       const cell = validity(arm.sessions);
       const total = (pick: (m: (typeof arm.sessions)[number]['metrics']) => number) =>
         arm.sessions.reduce((sum, session) => sum + pick(session.metrics), 0);
       return [
         sourceOf(arm),
-        model,
+        agentName(model, builder),
         rung,
         reskin,
         announceN ? 'yes' : 'no',
@@ -174,7 +175,7 @@ export function perSeedTable(arms: readonly Arm[]): Table {
     ],
     rows: arms.flatMap((arm) =>
       arm.sessions.map(({ seed, metrics: m, online }) => [
-        arm.key.model,
+        agentName(arm.key.model, arm.key.builder),
         arm.key.rung,
         arm.key.reskin,
         arm.key.announceN ? 'yes' : 'no',
@@ -238,7 +239,7 @@ export function scriptTable(arms: readonly Arm[]): Table {
   return {
     id: 'r3-builds',
     title: 'R3: builds, reuse and script success',
-    caption: `Scripts written counts every write (rewrites included); the commitments (classes built) are the hidden classes with a script authored on them, and first-sight is their share built at the class's first occurrence, with its per-arm interval; lateness in within-class occurrences; run attempts are run_script calls on an existing script, refused ones included, and refused runs the cross-class calls refused without executing (n_cross_class_run_refused), with the total over the class-bound arms (ours, and the authors' _class-bound arms) of each magnitude; script success is the share of script runs (tests and reruns) returning the gold answer; refused writes came with no writes left; malformed calls had arguments that were not valid, unknown calls named no tool of the loop; a forced advance moved on after two replies without a tool call; ended counts the seeds that stopped on the write budget, the token cap, or at the end of the stream; answered correctly counts problems shown, a diagnostic only (the paper gives R3 no Score). ${BOOTSTRAP}`,
+    caption: `Scripts written counts every write (rewrites included); the commitments (classes built) are the hidden classes with a script authored on them, and first-sight is their share built at the class's first occurrence, with its per-arm interval; lateness in within-class occurrences; run attempts are run_script calls on an existing script, refused ones included, and refused runs the cross-class calls refused without executing (n_cross_class_run_refused), with the total over the class-bound arms (ours, and the authors' _class-bound arms) of each magnitude; script success is the share of script runs (tests and reruns) returning the gold answer; refused writes came with no writes left; malformed calls had arguments that were not valid, unknown calls named no tool of the loop; a forced advance moved on after two replies without a tool call; ended counts the seeds that stopped on the write budget, the token cap, or at the end of the stream; answered correctly counts problems shown, a diagnostic only (the paper gives R3 no Score). For a split agent (the arm names its planner and builder) the classes built, first-sight and lateness are its planner's claims, the rest its builder's work; problems it did not claim were given up. ${BOOTSTRAP}`,
     columns: R3_COLUMNS,
     rows: [...rows, ...refusalTotals(r3)],
   };

@@ -13,7 +13,8 @@ import type { Table } from './table.js';
  * charge) is a ladder arm, never a surface cell, even at the same B.
  */
 export function economicArms(arms: readonly Arm[]): Arm[] {
-  const cells = arms.filter((arm) => arm.key.economic);
+  // The surface is a single agent's: a split agent's economic R3 arm stays a cell of its own.
+  const cells = arms.filter((arm) => arm.key.economic && arm.key.builder === null);
   const charges = new Map<string, Set<number>>();
   const id = (arm: Arm) =>
     JSON.stringify([arm.key.model, arm.key.rung, arm.key.reskin, arm.key.announceN, arm.key.magnitude, arm.key.budget]);

@@ -12,7 +12,15 @@ const BOOTSTRAP =
   "Seed bootstrap: the resamples are the rows of numpy's default_rng(0) (PCG64) integers(0, n, size=(10000, n)) matrix over the n seeds in ascending order, the same rows for both arms of a contrast; linear-percentile 95% intervals, resamples with an undefined statistic dropped.";
 
 function labels(list: readonly Ladder[]): string[] {
-  const keys = list.map((ladder) => ({ ...ladder.key, source: null, rung: 'R0' as const, reskin: null, charge: 0, economic: false }));
+  const keys = list.map((ladder) => ({
+    ...ladder.key,
+    source: null,
+    builder: null,
+    rung: 'R0' as const,
+    reskin: null,
+    charge: 0,
+    economic: false,
+  }));
   const varies = varyingFields(keys);
   return keys.map((key) => armLabel(key, varies));
 }

@@ -30,7 +30,7 @@ export function registerAudit(program: Command): void {
       if (flags.json) return printJson(report);
       const rows = report.turns.map((turn) => [
         turn.session,
-        String(turn.t),
+        turn.role ? `${turn.role} ${turn.t}` : String(turn.t),
         turn.attempts
           .map(
             (a, i) =>

@@ -35,7 +35,7 @@ async function printEstimate(config: SweepConfig, json: boolean): Promise<void> 
   ]);
   process.stdout.write(
     `${table(['model', 'rung', 'sessions', 'input', 'of which cached', 'output', 'typical cost', 'worst case'], rows, [0, 1])}\n` +
-      'Typical: commit at the second occurrence, replies a quarter of the output allowance; worst: never commit, full-length replies. Tokens are estimated at 4 characters each.\n',
+      'Typical: commit at the second occurrence, replies a quarter of the output allowance; worst: never commit (a split agent: whichever of never and at once costs more tokens), full-length replies. Tokens are estimated at 4 characters each.\n',
   );
 }
 

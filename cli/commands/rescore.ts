@@ -14,7 +14,8 @@ function counts(run: RunRescore) {
     changed: count(run, 'changed'),
     unchanged: count(run, 'unchanged'),
     notFinished: count(run, 'not-finished'),
-    leftAsImported: count(run, 'left-as-imported'),
+    leftAsImported: run.sessions.filter((s) => s.status === 'left' && s.why === 'imported-r3').length,
+    leftSplit: run.sessions.filter((s) => s.status === 'left' && s.why === 'split-agent').length,
     failed: count(run, 'failed'),
   };
 }
@@ -32,8 +33,9 @@ function report(run: RunRescore, dryRun: boolean): void {
     c.leftAsImported > 0
       ? `, ${c.leftAsImported} imported R3 sessions left as imported (their metrics come from the authors' records, which a run does not keep; import the arm into a new --out to score them with the current code)`
       : '';
+  const split = c.leftSplit > 0 ? `, ${c.leftSplit} split-agent sessions left as played (rescore does not re-read them yet)` : '';
   process.stdout.write(
-    `${run.run}: ${c.sessions} sessions: ${changed}, ${c.unchanged} unchanged, ${c.notFinished} not finished${left}, ${c.failed} could not be rescored\n`,
+    `${run.run}: ${c.sessions} sessions: ${changed}, ${c.unchanged} unchanged, ${c.notFinished} not finished${left}${split}, ${c.failed} could not be rescored\n`,
   );
 }
 

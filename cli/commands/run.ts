@@ -13,7 +13,10 @@ import { executeSweep } from './execute-sweep.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
 interface RunFlags extends ExecutionFlags {
-  model: string;
+  model?: string;
+  agent: 'plain' | 'split';
+  planner?: string;
+  builder?: string;
   rung: Rung;
   seeds: number[];
   budget: number;
@@ -41,9 +44,17 @@ export function registerRun(program: Command): void {
   addExecutionOptions(
     program
       .command('run')
-      .description('run one model at one rung on a seed panel, each seed a durable Temporal session')
-      .requiredOption('--model <provider/model>', 'e.g. policy/commit-at-2 (reference policies: eager, commit-at-<k>, bayes)')
+      .description('run one model (or, at R3, a split agent) at one rung on a seed panel, each seed a durable Temporal session')
+      .option('--model <provider/model>', 'e.g. policy/commit-at-2 (reference policies: eager, commit-at-<k>, bayes)')
       .requiredOption('--rung <rung>', `framing rung: ${RUNGS.join(', ')}`, oneOf(RUNGS))
+      .option(
+        '--agent <kind>',
+        'plain: one model (--model); split (R3 only): a planner that claims or skips as at R1 and a builder that writes and runs the scripts of the claimed types (--planner, --builder; the same model may be both)',
+        oneOf(['plain', 'split'] as const),
+        'plain',
+      )
+      .option('--planner <provider/model>', 'with --agent split: the model that decides which types to claim')
+      .option('--builder <provider/model>', 'with --agent split: the model that writes and runs the scripts')
       .option('--seeds <list>', 'seeds, e.g. 2000-2023', seedList(0, MAX_SEED), panel)
       .option('--budget <B>', 'budget B', integerIn(1, 255), 3)
       .option('--charge <K>', 'visible one-time charge per commitment (economic variant)', numberIn(0, 1_000_000), 0)
@@ -91,10 +102,11 @@ export function registerRun(program: Command): void {
       ),
   ).action(async (flags: RunFlags) => {
     if (flags.reskin && !isUrnRung(flags.rung)) throw new InputError('--reskin: applies only to R0 and probe');
+    const players = playersOf(flags);
     const reskin = flags.reskin ?? 'ball';
     const disclosure = flags.announceN ? 'n-announced' : 'n-hidden';
     const name = [
-      slug(flags.model.replaceAll('/', '_')),
+      slug(players.name.replaceAll('/', '_')),
       flags.rung,
       ...(isUrnRung(flags.rung) ? [reskin] : []),
       `B${flags.budget}`,
@@ -105,7 +117,7 @@ export function registerRun(program: Command): void {
       withPrices(
         {
           name: flags.out ? slug(flags.out.split('/').filter(Boolean).at(-1) ?? name) : name,
-          models: [flags.model],
+          ...players.fields,
           rungs: [flags.rung],
           seeds: flags.seeds,
           budgets: [flags.budget],
@@ -128,7 +140,23 @@ export function registerRun(program: Command): void {
       ),
       'sweep',
       () => '--model',
+      (role) => `--${role}`,
     );
     await executeSweep(config, flags);
   });
+}
+
+/** Who plays, from the flags: --model, or --agent split with --planner and --builder; anything else is one line. */
+function playersOf(flags: RunFlags): { name: string; fields: Record<string, unknown> } {
+  if (flags.agent === 'plain') {
+    if (flags.planner !== undefined || flags.builder !== undefined) throw new InputError('--planner, --builder: only with --agent split');
+    if (flags.model === undefined) throw new InputError('--model: required (or --agent split with --planner and --builder)');
+    return { name: flags.model, fields: { models: [flags.model] } };
+  }
+  if (flags.model !== undefined) throw new InputError('--model: with --agent split, name the models with --planner and --builder');
+  if (flags.rung !== 'R3') throw new InputError('--agent split: plays R3 only (--rung R3)');
+  const { planner, builder } = flags;
+  if (planner === undefined || builder === undefined)
+    throw new InputError(`--${planner === undefined ? 'planner' : 'builder'}: required with --agent split`);
+  return { name: `${planner}_split_${builder}`, fields: { agent: { kind: 'split', planner, builder } } };
 }

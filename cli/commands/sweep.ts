@@ -28,7 +28,10 @@ export function registerSweep(program: Command): void {
     program
       .command('sweep')
       .description('run (or resume) a sweep described by a YAML or JSON file')
-      .argument('<file>', 'sweep file: name, models, rungs, seeds, budgets, charges, reskins, announceN, ...'),
+      .argument(
+        '<file>',
+        'sweep file: name, models (or agent: {kind: split, planner, builder}), rungs, seeds, budgets, charges, reskins, announceN, ...',
+      ),
   ).action(async (file: string, flags: ExecutionFlags) => {
     const raw = await readSweepFile(file);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InputError(`${file}: a sweep is a mapping of settings`);

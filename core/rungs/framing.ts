@@ -1,5 +1,5 @@
 import type { Reskin } from './vocabulary.js';
-import type { Rung } from './rung.js';
+import type { Rung, SplitRole } from './rung.js';
 
 /** Everything that shapes what the model is told, apart from the stream itself. */
 export interface Framing {
@@ -20,4 +20,6 @@ export interface Framing {
   readonly reskin: Reskin;
   /** The session token cap, which R3's prompt states; null (or absent) for none. */
   readonly tokenCap?: number | null;
+  /** A split agent's role (absent for a single agent): R3's builder is told of the planner that hands it problems. */
+  readonly role?: SplitRole;
 }

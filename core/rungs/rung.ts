@@ -18,3 +18,12 @@ export function isUrnRung(rung: Rung): rung is 'R0' | 'probe' {
 
 /** The rungs played as one claim/skip-style decision per unheld item (core/session); R3 plays every item (core/scripts). */
 export type DecisionRung = Exclude<Rung, 'R3'>;
+
+/**
+ * The split agent, R3's two-agent form (the paper's discussion): a planner
+ * that only decides whether to build and a builder that writes and runs the
+ * scripts. Each role is told what this rung tells a single agent: the planner
+ * claims or skips as at R1, the builder plays R3's loop.
+ */
+export const SPLIT_ROLE_RUNGS = { planner: 'R1', builder: 'R3' } as const satisfies Readonly<Record<string, Rung>>;
+export type SplitRole = keyof typeof SPLIT_ROLE_RUNGS;

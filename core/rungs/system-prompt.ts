@@ -1,6 +1,6 @@
 import { article, capitalize } from './english.js';
 import type { Framing } from './framing.js';
-import { loopPrompt } from '../scripts/loop-prompt.js';
+import { builderPrompt, loopPrompt } from '../scripts/loop-prompt.js';
 import { problemOpening } from './problem-opening.js';
 import { isUrnRung } from './rung.js';
 import { VOCABULARIES, type Vocabulary } from './vocabulary.js';
@@ -63,6 +63,6 @@ function problemPrompt(framing: Framing): string {
 }
 
 export function systemPrompt(framing: Framing): string {
-  if (framing.rung === 'R3') return loopPrompt(framing, framing.tokenCap ?? null);
+  if (framing.rung === 'R3') return (framing.role === 'builder' ? builderPrompt : loopPrompt)(framing, framing.tokenCap ?? null);
   return isUrnRung(framing.rung) ? urnPrompt(framing) : problemPrompt(framing);
 }

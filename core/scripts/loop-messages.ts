@@ -1,10 +1,21 @@
 import type { StreamItem } from '../stream/stream.js';
 
-/** The user message that opens problem t: its text and its named values, as solve(inputs) would receive them. */
-export function problemMessage(t: number, horizon: number, item: StreamItem): string {
+/**
+ * The user message that opens problem t: its text and its named values, as
+ * solve(inputs) would receive them, and for a split agent's builder whether
+ * the problem's type still has a write available.
+ */
+export function problemMessage(t: number, horizon: number, item: StreamItem, builder?: { readonly writable: boolean }): string {
   return [
     `Problem ${t} of ${horizon}:\n${item.text}`,
     `Named values: ${JSON.stringify(item.inputs)}`,
+    ...(builder
+      ? [
+          builder.writable
+            ? 'The planner claimed this type and it has no script yet: you may write one script for it.'
+            : 'You already wrote the script for this type: no write is available for it.',
+        ]
+      : []),
     'When you have the answer, call submit_answer with it.',
   ].join('\n\n');
 }

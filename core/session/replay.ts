@@ -54,16 +54,31 @@ export function withTruncatedTail(
   setting: SessionSetting,
   decisions: readonly DecisionRecord[],
 ): DecisionRecord[] {
+  return completed(classes, setting, decisions, { resolved: false, failure: 'truncated' });
+}
+
+/**
+ * The decisions of a session completed as R3 counts a session that stopped
+ * (HARNESS.md, R3): the turns it never reached are passes, so first
+ * occurrences after it ended stay eligible. A split agent's planner is scored so.
+ */
+export function withPassedTail(
+  classes: ArrayLike<number>,
+  setting: SessionSetting,
+  decisions: readonly DecisionRecord[],
+): DecisionRecord[] {
+  return completed(classes, setting, decisions, { resolved: true });
+}
+
+function completed(
+  classes: ArrayLike<number>,
+  setting: SessionSetting,
+  decisions: readonly DecisionRecord[],
+  fill: Pick<DecisionRecord, 'resolved' | 'failure'>,
+): DecisionRecord[] {
   const complete = [...decisions];
   for (let point = nextDecisionPoint(classes, setting, complete); point; point = nextDecisionPoint(classes, setting, complete)) {
-    complete.push({
-      t: point.t,
-      classId: point.classId,
-      occurrence: point.observation.occurrence,
-      action: 'pass',
-      resolved: false,
-      failure: 'truncated',
-    });
+    complete.push({ t: point.t, classId: point.classId, occurrence: point.observation.occurrence, action: 'pass', ...fill });
   }
   return complete;
 }

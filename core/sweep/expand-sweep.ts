@@ -1,6 +1,6 @@
 import { isUrnRung, type Rung } from '../rungs/rung.js';
-import { isLocalModel, type SessionSpec } from './session-spec.js';
-import type { SweepConfig } from './sweep-config.js';
+import { isLocalModel, type AgentModel, type SessionSpec } from './session-spec.js';
+import { sessionModels, type SweepConfig } from './sweep-config.js';
 
 /*
  * A sweep's sessions, apart from its schema (sweep-config.ts): the sweep
@@ -11,10 +11,18 @@ import type { SweepConfig } from './sweep-config.js';
 /** The paper's session token cap: 300,000 tokens at R3; the R0–R2 ladder runs had none. */
 const defaultTokenCap = (rung: Rung) => (rung === 'R3' ? 300_000 : null);
 
+/** A model with the sweep's price for it and its temperature (unset: 0 for a local model, the provider's default otherwise). */
+function agentModel(config: SweepConfig, model: string): AgentModel {
+  const temperature = config.temperature === undefined ? (isLocalModel(model) ? 0 : null) : config.temperature;
+  return { model, price: config.prices[model] ?? null, temperature };
+}
+
 /** Every session of the sweep, in a fixed order. */
 export function expandSweep(config: SweepConfig): SessionSpec[] {
   const specs: SessionSpec[] = [];
-  for (const model of config.models) {
+  const agent = config.agent.kind === 'split' ? { kind: 'split' as const, builder: agentModel(config, config.agent.builder) } : undefined;
+  for (const model of sessionModels(config)) {
+    const { price, temperature } = agentModel(config, model);
     for (const rung of config.rungs) {
       for (const reskin of isUrnRung(rung) ? config.reskins : [null]) {
         for (const announceN of config.announceN) {
@@ -32,15 +40,16 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
                   stream: config.stream,
                   streams: config.streams,
                   tokenCap: config.tokenCap === undefined ? defaultTokenCap(rung) : config.tokenCap,
-                  temperature: config.temperature === undefined ? (isLocalModel(model) ? 0 : null) : config.temperature,
+                  temperature,
                   economic: config.economic ?? config.charges.some((charge) => charge > 0),
                   strictParse: config.strictParse,
                   costCap: config.unitCap,
                   runCap: config.runCap,
-                  price: config.prices[model] ?? null,
+                  price,
                   emptyRetries: config.emptyRetries,
                   maxRetryAfterSeconds: config.maxRetryAfterSeconds,
                   script: config.r3,
+                  ...(agent && { agent }),
                 });
               }
             }

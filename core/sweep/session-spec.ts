@@ -1,5 +1,5 @@
 import type { Framing } from '../rungs/framing.js';
-import { isUrnRung, MAX_OUTPUT_TOKENS, type Rung } from '../rungs/rung.js';
+import { isUrnRung, MAX_OUTPUT_TOKENS, SPLIT_ROLE_RUNGS, type Rung, type SplitRole } from '../rungs/rung.js';
 import type { Reskin } from '../rungs/vocabulary.js';
 import type { StreamConfig } from '../stream/stream-config.js';
 import { FAMILY_NAMES } from '../families/family-names.js';
@@ -7,9 +7,26 @@ import type { ScriptSettings } from '../scripts/script-settings.js';
 import type { Price } from './price.js';
 import { slug } from './slug.js';
 
+/** A model as one agent of a session calls it: its id, its price and its sampling temperature. */
+export interface AgentModel {
+  readonly model: string;
+  readonly price: Price | null;
+  readonly temperature: number | null;
+}
+
+/**
+ * The split agent (R3 only): the session's `model` is the planner, which
+ * claims or skips at R1's framing; `builder` plays R3's loop on the problems
+ * of the claimed types (core/session/split-protocol.ts).
+ */
+export interface SplitAgent {
+  readonly kind: 'split';
+  readonly builder: AgentModel;
+}
+
 /** One seed session: (model, rung, seed, B, K, reskin, N disclosure) plus the generator and the token cap. */
 export interface SessionSpec {
-  /** `provider/model`, e.g. `policy/commit-at-2`. */
+  /** `provider/model`, e.g. `policy/commit-at-2`; a split agent's planner. */
   readonly model: string;
   readonly rung: Rung;
   readonly seed: number;
@@ -42,7 +59,25 @@ export interface SessionSpec {
   readonly maxRetryAfterSeconds?: number;
   /** R3 only: when the session ends and the sandbox's limits. */
   readonly script: ScriptSettings;
+  /** R3 only: a split agent; absent for a single agent (`model`). */
+  readonly agent?: SplitAgent;
 }
+
+/** The model a call goes to: a split agent's builder for the builder's calls, else the session's own model. */
+export function agentModel(spec: SessionSpec, role?: SplitRole): AgentModel {
+  if (role === 'builder') {
+    if (!spec.agent) throw new Error(`${sessionKey(spec)}: a builder's call in a session without a split agent`);
+    return spec.agent.builder;
+  }
+  return { model: spec.model, price: spec.price, temperature: spec.temperature };
+}
+
+/** Who plays a session, as tables name it: the model, or a split agent's planner (the model) and builder. */
+export const agentName = (model: string, builder: string | null): string =>
+  builder === null ? model : `split: planner ${model}, builder ${builder}`;
+
+/** The rung whose framing a call is made at: a split agent's planner is asked as at R1, its builder as at R3. */
+export const callRung = (spec: Pick<SessionSpec, 'rung'>, role?: SplitRole): Rung => (role ? SPLIT_ROLE_RUNGS[role] : spec.rung);
 
 /** Models served on this machine or a local server (`gguf/`, `openai-compatible/`), which the paper ran at temperature 0 with required tool calls. */
 export function isLocalModel(model: string): boolean {
@@ -61,13 +96,15 @@ export function reasonsWithinOutputLimit(model: string): boolean {
 
 /**
  * Output tokens per call (paper B.4, HARNESS.md): 512 / 1500 / 2500 / 4096 at
- * R0 (and the probe) / R1 / R2 / R3; at least 4,000 for models whose
- * reasoning counts against it (the paper's GPT-5 rule), and 4,000 in economic R2 cells.
+ * R0 (and the probe) / R1 / R2 / R3 — a split agent's planner at R1's, its
+ * builder at R3's; at least 4,000 for models whose reasoning counts against
+ * it (the paper's GPT-5 rule), and 4,000 in economic R2 cells.
  */
-export function maxOutputTokens(spec: Pick<SessionSpec, 'rung' | 'model' | 'economic' | 'charge'>): number {
-  const base = MAX_OUTPUT_TOKENS[spec.rung];
-  const economicR2 = spec.rung === 'R2' && (spec.economic || spec.charge > 0);
-  return reasonsWithinOutputLimit(spec.model) || economicR2 ? Math.max(base, 4000) : base;
+export function maxOutputTokens(spec: SessionSpec, role?: SplitRole): number {
+  const rung = callRung(spec, role);
+  const base = MAX_OUTPUT_TOKENS[rung];
+  const economicR2 = rung === 'R2' && (spec.economic || spec.charge > 0);
+  return reasonsWithinOutputLimit(agentModel(spec, role).model) || economicR2 ? Math.max(base, 4000) : base;
 }
 
 /** Human-readable identity of a session, unique within a sweep. */
@@ -76,6 +113,8 @@ export function sessionKey(spec: SessionSpec): string {
   return [
     spec.model,
     spec.rung,
+    // A split agent's sessions never share a key (nor a folder, nor a workflow id) with its planner's own.
+    ...(spec.agent ? ['split', spec.agent.builder.model] : []),
     ...(spec.reskin ? [spec.reskin] : []),
     `B${spec.budget}-K${spec.charge}`,
     disclosure,
@@ -91,7 +130,9 @@ export function sessionDirName(spec: SessionSpec): string {
 /** The folder of the session with this key (sessionKey). */
 export const sessionDirOfKey = (key: string): string => slug(key.replaceAll('/', '__'));
 
-export function framingOf(spec: SessionSpec): Framing {
+/** What a call is told: the session's framing, or for a split agent's role the framing of the rung that role plays. */
+export function framingOf(spec: SessionSpec, role?: SplitRole): Framing {
+  if (role) return { ...framingOf({ ...spec, rung: callRung(spec, role) }), role };
   return {
     rung: spec.rung,
     horizon: spec.stream.length,

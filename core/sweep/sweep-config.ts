@@ -72,16 +72,35 @@ const replaySetting = z.strictObject({
 export type ReplaySetting = z.output<typeof replaySetting>;
 
 /**
+ * Who plays each session: one model of `models` ('plain'), or at R3 the split
+ * agent — a planner that claims or skips at R1's framing and a builder that
+ * plays R3's loop on the claimed types (core/session/split-protocol.ts); the
+ * same model may play both.
+ */
+const agentSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('plain') }),
+  z.strictObject({
+    kind: z.literal('split'),
+    planner: z.string().min(1).describe('the model that decides which types to claim, as at R1'),
+    builder: z.string().min(1).describe('the model that writes and runs the scripts of the claimed types, as at R3'),
+  }),
+]);
+
+export type AgentConfig = z.output<typeof agentSchema>;
+
+/**
  * A sweep: the cross product of models, rungs, reskins (urn rungs only), N
  * disclosure, budgets, charges and seeds, one durable session each. `window`,
  * `modelCalls`, `limits`, `heartbeatSeconds` and `replay` shape how it runs, not what it measures.
  */
-export const sweepConfigSchema = z.strictObject({
+const sweepFields = z.strictObject({
   name: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, dot, dash and underscore')
     .max(120),
-  models: z.array(z.string().min(1)).min(1),
+  /** Required unless a split agent names its models. */
+  models: z.array(z.string().min(1)).min(1).optional(),
+  agent: agentSchema.default({ kind: 'plain' }),
   rungs: z.array(z.enum(RUNGS)).min(1),
   seeds: seeds.default([...Array.from({ length: 24 }, (_, i) => 2000 + i)]),
   budgets: z.array(z.number().int().min(1).max(255)).min(1).default([3]),
@@ -142,7 +161,33 @@ export const sweepConfigSchema = z.strictObject({
   replay: replaySetting.nullable().default(null),
 });
 
+export const sweepConfigSchema = sweepFields.superRefine((config, context) => {
+  if (config.agent.kind === 'plain') {
+    if (!config.models)
+      context.addIssue({ code: 'custom', path: ['models'], message: 'required but missing (or agent: {kind: split, planner, builder})' });
+    return;
+  }
+  if (config.models)
+    context.addIssue({
+      code: 'custom',
+      path: ['models'],
+      message: 'leave it out: a split agent names its models as agent.planner and agent.builder',
+    });
+  if (config.rungs.some((rung) => rung !== 'R3'))
+    context.addIssue({ code: 'custom', path: ['rungs'], message: 'the split agent plays R3 only' });
+});
+
 export type SweepConfig = z.output<typeof sweepConfigSchema>;
+
+/** The models the sweep's sessions are filed under (a session's `model`): its models, or its split agent's planner. */
+export function sessionModels(config: Pick<SweepConfig, 'models' | 'agent'>): string[] {
+  return config.agent.kind === 'split' ? [config.agent.planner] : [...(config.models ?? [])];
+}
+
+/** Every model the sweep calls, once each: its models, or its split agent's planner and builder. */
+export function calledModels(config: Pick<SweepConfig, 'models' | 'agent'>): string[] {
+  return config.agent.kind === 'split' ? [...new Set([config.agent.planner, config.agent.builder])] : [...(config.models ?? [])];
+}
 
 /** The sweep, or every error in it (one line each, naming the field as `subject.path`). */
 export function checkSweepConfig(
@@ -163,6 +208,7 @@ export function parseSweepConfig(raw: unknown, subject = 'sweep'): SweepConfig {
 export function experimentHash(config: SweepConfig): string {
   const {
     models,
+    agent,
     rungs,
     seeds: seedList,
     budgets,
@@ -182,6 +228,8 @@ export function experimentHash(config: SweepConfig): string {
   } = config;
   const measured = {
     models,
+    // A single agent's sweeps keep the hash they had before split agents existed.
+    ...(agent.kind === 'split' && { agent }),
     rungs,
     seeds: seedList,
     budgets,

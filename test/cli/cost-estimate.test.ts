@@ -90,6 +90,33 @@ describe('the dry-run cost estimate', () => {
     expect(cell('openai-responses/gpt-5.4-mini?reasoning_effort=high')?.worst.costUsd).toBeNull();
   });
 
+  it("estimates a split agent's two conversations, each at its own model's price", async () => {
+    const split = (planner: string, builder: string) =>
+      estimateSweep(
+        parseSweepConfig({
+          name: 'split',
+          agent: { kind: 'split', planner, builder },
+          rungs: ['R3'],
+          seeds: [2000],
+          r3: { end: 'stream-end' },
+          prices: { 'anthropic/claude-haiku-4-5-20251001': HAIKU },
+        }),
+      );
+    const [paidPlanner] = await split('anthropic/claude-haiku-4-5-20251001', 'policy/commit-at-2');
+    const [paidBuilder] = await split('policy/commit-at-2', 'anthropic/claude-haiku-4-5-20251001');
+    expect(paidPlanner?.model).toBe('split: planner anthropic/claude-haiku-4-5-20251001, builder policy/commit-at-2');
+    // The same calls either way; only the paid conversation differs.
+    expect(paidPlanner?.typical.usage).toEqual(paidBuilder?.typical.usage);
+    expect(paidPlanner?.typical.costUsd).toBeGreaterThan(0);
+    expect(paidBuilder?.typical.costUsd).toBeGreaterThan(0);
+    expect((paidPlanner?.typical.costUsd ?? 0) + (paidBuilder?.typical.costUsd ?? 0)).toBeCloseTo(
+      costOf(paidPlanner?.typical.usage ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, HAIKU),
+      10,
+    );
+    // Worst case: the planner claiming at once, so its builder works on most of the stream, or never, asked on every item.
+    expect(paidBuilder?.worst.usage.outputTokens).toBeGreaterThan(paidBuilder?.typical.usage.outputTokens ?? Infinity);
+  });
+
   it('starts nothing: no key needed, no run directory written', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'allocbench-estimate-')), 'run');
     const { status, stdout } = runCliWith({}, [

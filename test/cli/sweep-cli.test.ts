@@ -73,6 +73,30 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
       ['run', '--model', 'policy/eager', '--rung', 'R0', '--prices', file('bad-prices.yaml', 'x/y: { input: -1 }')],
       /bad-prices\.yaml\.x\/y\.input: /,
     ],
+    [['run', '--rung', 'R3'], /--model: required \(or --agent split with --planner and --builder\)/],
+    [['run', '--agent', 'split', '--planner', 'policy/eager', '--rung', 'R3'], /--builder: required with --agent split/],
+    [['run', '--agent', 'split', '--planner', 'policy/eager', '--builder', 'policy/eager', '--rung', 'R1'], /--agent split: plays R3 only/],
+    [['run', '--agent', 'split', '--model', 'policy/eager', '--rung', 'R3'], /--model: with --agent split, name the models with --planner/],
+    [['run', '--model', 'policy/eager', '--builder', 'policy/eager', '--rung', 'R3'], /--planner, --builder: only with --agent split/],
+    [['run', '--agent', 'team', '--model', 'policy/eager', '--rung', 'R3'], /--agent <kind>' argument 'team' is invalid/],
+    [
+      ['run', '--agent', 'split', '--planner', 'policy/eager', '--builder', 'policy/greedy', '--rung', 'R3'],
+      /--builder: unknown reference policy 'greedy'/,
+    ],
+    [
+      [
+        'sweep',
+        file(
+          'split-models.yaml',
+          'name: x\nagent: {kind: split, planner: policy/eager, builder: policy/eager}\nmodels: [policy/eager]\nrungs: [R3]\n',
+        ),
+      ],
+      /split-models\.yaml\.models: leave it out: a split agent names its models/,
+    ],
+    [
+      ['sweep', file('split-acme.yaml', 'name: x\nagent: {kind: split, planner: acme/brain-1, builder: policy/eager}\nrungs: [R3]\n')],
+      /split-acme\.yaml\.agent\.planner: .*unknown provider 'acme'/,
+    ],
   ])('%j', (args, pattern) => expectRefused(args, pattern));
 
   it("holds a sweep file to the flags' rules for seeds and models, one line per error, nothing started", () => {

@@ -68,10 +68,11 @@ const only = (config: SweepConfig): SessionSpec => {
 
 /**
  * Runs the sweep with the built CLI against the test server: a first worker
- * process that kills itself right after turn `crashAt`'s reply is recorded,
+ * process that kills itself right after turn `crashAt`'s reply is recorded
+ * (`<role>:<t>`: a split agent's planner turn or builder call),
  * then, once it is dead, a second one that finishes the sweep.
  */
-async function runWithCrash(file: string, runDir: string, crashAt: number): Promise<void> {
+async function runWithCrash(file: string, runDir: string, crashAt: number | string): Promise<void> {
   const env = { TEMPORAL_ADDRESS: temporal.server.address, ...s3.server.env };
   const doomed = startCli(['worker'], { ...env, ALLOCBENCH_CRASH_AFTER_REPLY: String(crashAt) });
   cleanups.push(() => killGroup(doomed));
@@ -197,5 +198,47 @@ describe('a reply recorded before its worker died is used, never paid for again'
     expect(await costsOf(runDir)).toHaveLength(attempts.length);
     const report = JSON.parse(await audit(runDir)) as AuditReport;
     expect(report).toMatchObject({ reusedReplies: 1, lostAttempts: 0, attempts: attempts.length });
+  }, 180_000);
+  it("a split agent's planner (R1 turns through an OpenAI-compatible loopback, a reference builder): its crashed turn is paid once", async () => {
+    const planner = `openai-compatible/stand-in@${loopback.url}/v1`;
+    const settings = {
+      agent: { kind: 'split', planner, builder: 'policy/commit-at-2?cost=0.001' },
+      rungs: ['R3'],
+      seeds: [2000],
+      stream: { length: 12 },
+      prices: { [planner]: { input: 1, cachedInput: 0.1, output: 5 } },
+    };
+    requests = [];
+    const reference = sweepFile('undisturbed-split', settings);
+    await sweepOn(temporal.server, reference.config, join(temporal.dir, 'undisturbed-split'));
+    const expected = await summaryOf(join(temporal.dir, 'undisturbed-split'), only(reference.config));
+    const expectedTranscript = await transcriptOf(join(temporal.dir, 'undisturbed-split'), only(reference.config));
+    const expectedCalls = turnMessages();
+    // The stand-in claims at its 2nd decision: its 3rd comes after the builder has worked on the claimed problem.
+    const crashAt = expectedTranscript.turns[2]?.t;
+    if (crashAt === undefined) throw new Error('the session has fewer than three decision turns');
+    expect(expectedTranscript.steps.some((step) => step.t < crashAt)).toBe(true);
+
+    requests = [];
+    const { file, config } = sweepFile('crashed-split', settings);
+    const runDir = join(temporal.dir, 'crashed-split');
+    await runWithCrash(file, runDir, `planner:${crashAt}`);
+    const spec = only(config);
+    expect(turnMessages()).toEqual(expectedCalls);
+    const summary = await summaryOf(runDir, spec);
+    expect(summary.metrics).toEqual(expected.metrics);
+    expect(summary.script?.metrics).toEqual(expected.script?.metrics);
+    expect(summary.costUsd).toBeCloseTo(expected.costUsd, 12);
+
+    const transcript = await transcriptOf(runDir, spec);
+    expect(transcript.attemptsSinceResume(crashAt, 'planner')).toMatchObject([{ outcome: 'ok', activityAttempt: 1, role: 'planner' }]);
+    expect(transcript.turns.find((turn) => turn.t === crashAt)?.reused).toMatchObject({ attempt: 1, recordedBy: 1 });
+    const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
+    expect(attempts).toHaveLength(transcript.turns.length + transcript.steps.length);
+    const costs = await costsOf(runDir);
+    expect(costs.filter((entry) => entry.role === 'planner' && entry.t === crashAt)).toHaveLength(1);
+    expect(costs).toHaveLength(attempts.length);
+    const report = JSON.parse(await audit(runDir)) as AuditReport;
+    expect(report.turns).toEqual([expect.objectContaining({ t: crashAt, role: 'planner', reused: expect.any(Object) })]);
   }, 180_000);
 });

@@ -27,7 +27,7 @@ describe('the turn protocol', () => {
     const rules = protocolRules(spec, classSequence(stream));
     const policy = commitAtK(2);
     const asked: { t: number; action: string; opening: string }[] = [];
-    let progress: Progress = startProgress('R1');
+    let progress: Progress = startProgress(spec);
     for (let move = nextMove(progress, rules); move.kind !== 'done'; move = nextMove(progress, rules)) {
       if (move.kind !== 'decide') throw new Error('a loop call at R1');
       expect(move.call).toBe(move.point.t);
@@ -46,13 +46,13 @@ describe('the turn protocol', () => {
     const spec = r3 ?? expect.unreachable();
     const stream = generateStream(spec.seed, spec.stream);
     const rules = protocolRules(spec, classSequence(stream));
-    let progress: Progress = startProgress('R3');
+    let progress: Progress = startProgress(spec);
     const openings: (string | undefined)[] = [];
     // Write on every problem: each write is one call, so the B-th call spends the budget.
     for (let move = nextMove(progress, rules); move.kind !== 'done'; move = nextMove(progress, rules)) {
       expect(move).toMatchObject({ kind: 'loop-call', call: callsMade(progress) + 1 });
       openings.push(openingMessage(framingOf(spec), move, stream.items));
-      const step = afterLoopReply(move, rules, [{ tool: 'write_script', name: `s${move.call}` }]);
+      const step = afterLoopReply(progress, move, [{ tool: 'write_script', name: `s${move.call}` }]);
       expect(step.outcomes).toEqual([{ kind: 'written', name: `s${move.call}` }]);
       progress = step.progress;
     }

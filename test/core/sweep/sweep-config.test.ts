@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { maxOutputTokens, sessionDirName, sessionKey } from '../../../core/sweep/session-spec.js';
+import { maxOutputTokens, sessionDirName, sessionKey, type SessionSpec } from '../../../core/sweep/session-spec.js';
 import { slug } from '../../../core/sweep/slug.js';
 import { experimentHash, parseSweepConfig } from '../../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../../core/sweep/expand-sweep.js';
 
 const minimal = { name: 'demo', models: ['policy/eager'], rungs: ['R0'] };
+const splitSweep = {
+  name: 'split',
+  agent: { kind: 'split', planner: 'anthropic/claude-haiku-4-5-20251001', builder: 'gguf/models/x.gguf' },
+  rungs: ['R3'],
+  seeds: [2000],
+  prices: { 'anthropic/claude-haiku-4-5-20251001': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 } },
+};
 
 describe('sweep config', () => {
   it('fills the paper defaults', () => {
@@ -51,6 +58,10 @@ describe('sweep config', () => {
     [{ ...minimal, stream: { magnitude: 3 } }, /^sweep\.stream\.magnitude: /],
     [{ ...minimal, extra: 1 }, /^sweep: Unrecognized key/],
     [{ name: 'x', rungs: ['R0'] }, /^sweep\.models: required but missing/],
+    [{ ...splitSweep, models: ['policy/eager'] }, /^sweep\.models: leave it out: a split agent names its models/],
+    [{ ...splitSweep, rungs: ['R1', 'R3'] }, /^sweep\.rungs: the split agent plays R3 only/],
+    [{ ...splitSweep, agent: { kind: 'split', planner: 'policy/eager' } }, /^sweep\.agent\.builder: required but missing/],
+    [{ ...splitSweep, agent: { kind: 'team' } }, /^sweep\.agent\.kind: /],
   ])('rejects %j naming the field', (raw, message) => {
     expect(() => parseSweepConfig(raw)).toThrow(message);
   });
@@ -84,7 +95,8 @@ describe('sweep config', () => {
 });
 
 describe('output limit per call', () => {
-  const limit = (model: string, rung: 'R0' | 'R1' | 'R2' | 'R3' = 'R1') => maxOutputTokens({ model, rung, economic: false, charge: 0 });
+  const limit = (model: string, rung: 'R0' | 'R1' | 'R2' | 'R3' = 'R1') =>
+    maxOutputTokens(expandSweep(parseSweepConfig({ name: 'limit', models: [model], rungs: [rung], seeds: [2000] }))[0] as SessionSpec);
 
   it("keeps the paper's per-rung limits, raised to 4,000 where reasoning counts against them", () => {
     expect([limit('anthropic/claude-haiku-4-5-20251001', 'R0'), limit('anthropic/claude-haiku-4-5-20251001')]).toEqual([512, 1500]);
@@ -95,6 +107,32 @@ describe('output limit per call', () => {
     // Thinking off: the paper's limit.
     expect(limit('google/gemini-2.5-flash?thinking_budget=0')).toBe(1500);
     expect(limit('google/gemini-2.5-flash?thinking_budget=0', 'R3')).toBe(4096);
+  });
+});
+
+describe('the split agent in a sweep', () => {
+  it('files each session under its planner, with the builder, its price and temperature in the agent', () => {
+    const [spec] = expandSweep(parseSweepConfig(splitSweep));
+    expect(spec).toMatchObject({
+      model: 'anthropic/claude-haiku-4-5-20251001',
+      rung: 'R3',
+      price: { input: 1 },
+      temperature: null,
+      agent: { kind: 'split', builder: { model: 'gguf/models/x.gguf', price: null, temperature: 0 } },
+    });
+  });
+
+  it('reads back what it parsed (a manifest is parsed again), and keeps the hashes of single-agent sweeps', () => {
+    const config = parseSweepConfig(splitSweep);
+    expect(parseSweepConfig(JSON.parse(JSON.stringify(config)))).toEqual(config);
+    expect(config.models).toBeUndefined();
+    const plain = parseSweepConfig(minimal);
+    expect(plain.agent).toEqual({ kind: 'plain' });
+    expect(experimentHash(parseSweepConfig({ ...minimal, agent: { kind: 'plain' } }))).toBe(experimentHash(plain));
+    // The hash of this sweep before agents existed: a resumed single-agent run keeps its workflow ids.
+    expect(experimentHash(plain)).toBe('a6a577a8a6cdc2a1de8a5f9d374d804112dd83b285f5805d8a26e43b4a9404b9');
+    const samePlanner = parseSweepConfig({ ...splitSweep, agent: { ...splitSweep.agent, builder: 'policy/eager' } });
+    expect(experimentHash(samePlanner)).not.toBe(experimentHash(config));
   });
 });
 
