@@ -18,6 +18,9 @@ export function cpuSeconds(): { self: number; main: number; children: number } {
   return { self: (process(14) + process(15)) / 100, main: (main(14) + main(15)) / 100, children: (process(16) + process(17)) / 100 };
 }
 
+/** The machine's one-minute load average now. */
+export const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
 const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
 
 /** This process's peak resident memory so far, MiB. */
