@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --no-node-snapshot
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --no-node-snapshot --max-semi-space-size=4
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
 import { redactSecrets } from '../secrets/redact.js';

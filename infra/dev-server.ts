@@ -27,15 +27,26 @@ export interface DevServerOptions {
 
 const READY_TIMEOUT_MS = 60_000;
 
-/**
- * The dev server runs one history shard, and a shard reads its transfer queue
- * (the tasks that hand workflow and activity tasks to matching) at most 20
- * times a second by default. A session past its first few dozen calls drains
- * the limiter's burst and then waits about 40 ms per activity dispatch
- * (bench/r3-long-bench.ts: 79 ms of orchestration per call instead of 25 ms).
- * Each read is one SQLite query and happens only when a task was written.
- */
-const DEV_SERVER_TUNING: Readonly<Record<string, number>> = { 'history.transferProcessorMaxPollRPS': 1000 };
+/** The embedded server's dynamic config: where its defaults cost a sweep time. */
+const DEV_SERVER_TUNING: Readonly<Record<string, number | string>> = {
+  /*
+   * The dev server runs one history shard, and a shard reads its transfer
+   * queue (the tasks that hand workflow and activity tasks to matching) at
+   * most 20 times a second by default. A session past its first few dozen
+   * calls drains the limiter's burst and then waits about 40 ms per activity
+   * dispatch (bench/r3-long-bench.ts: 79 ms of orchestration per call instead
+   * of 25 ms). Each read is one SQLite query and happens only when a task was written.
+   */
+  'history.transferProcessorMaxPollRPS': 1000,
+  /*
+   * Starting a child records it in the parent (the sweep) under the parent's
+   * lock, and a background task waits at most 500 ms for a lock by default
+   * before it is put back with a growing delay. With hundreds of children
+   * starting at once most missed it: 512 sessions took 55 s to start, about 10
+   * a second; with 2 s they start in 7 (bench:scale, and 512 bare children).
+   */
+  'history.cacheNonUserContextLockTimeout': '2s',
+};
 const SEARCH_ATTRIBUTE_TYPES = { KEYWORD: 'Keyword', INT: 'Int' } as const;
 
 function pidFileFor(dbFile: string): string {

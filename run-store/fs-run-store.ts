@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { link, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../core/errors.js';
 import type { Stream } from '../core/stream/stream.js';
@@ -7,6 +7,7 @@ import { redactRecord } from '../secrets/redact.js';
 import {
   appendJsonLine,
   readJsonIfExists,
+  type AppendedLine,
   readJsonLines,
   readJsonLinesAfter,
   reportTornLine,
@@ -34,18 +35,25 @@ interface Folded {
  * Transcripts this process has read, by path, most recently used last: each
  * model call of a session reads only the lines appended since its previous
  * call, so a call costs the same at the end of a 300k-token session as at its
- * start. A file that shrank (a torn line moved away) or was replaced is read
- * again from the start. Bounded: a worker serves a window of sessions at a time.
+ * start, and what this process appends itself is folded as it is written,
+ * never read back. A file that shrank (a torn line moved away) or was
+ * replaced is read again from the start. Bounded: a worker serves a window of
+ * sessions at a time (up to 512 here), and a session ended is let go.
  */
 const folded = new Map<string, Folded>();
-const FOLDED_TRANSCRIPTS = 64;
+const FOLDED_TRANSCRIPTS = 1024;
+
+/** Keeps a fold as the most recently used, letting the least recently used go past the bound. */
+function remember(path: string, entry: Folded): void {
+  folded.delete(path);
+  folded.set(path, entry);
+  if (folded.size > FOLDED_TRANSCRIPTS) folded.delete(folded.keys().next().value as string);
+}
 
 /** A transcript file, folded: only the lines appended since this process last read it are parsed. */
 export async function readTranscriptFile(path: string): Promise<Transcript> {
-  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  // Synchronous, as the appends are (json-files.ts): one per model call, a few µs of CPU instead of forty.
+  const info = statSync(path, { throwIfNoEntry: false });
   if (!info) {
     folded.delete(path);
     return new TranscriptFold().snapshot();
@@ -54,16 +62,32 @@ export async function readTranscriptFile(path: string): Promise<Transcript> {
   if (!entry || entry.inode !== info.ino || info.size < entry.next.offset) {
     entry = { fold: new TranscriptFold(), next: START_OF_FILE, inode: info.ino };
   }
-  folded.delete(path);
-  folded.set(path, entry);
-  if (folded.size > FOLDED_TRANSCRIPTS) folded.delete(folded.keys().next().value as string);
-  if (info.size > entry.next.offset) {
-    const read = await readJsonLinesAfter<TranscriptRecord>(path, entry.next);
+  remember(path, entry);
+  while (info.size > entry.next.offset) {
+    const from = entry.next;
+    const read = await readJsonLinesAfter<TranscriptRecord>(path, from);
+    // Another read, or an append folded in, moved the fold on meanwhile: read again from where it is now.
+    if (entry.next !== from) continue;
     for (const record of read.records) entry.fold.add(record);
     entry.next = read.next;
     if (read.torn) reportTornLine(read.torn);
+    break;
   }
   return entry.fold.snapshot();
+}
+
+/** A line this process appended to a transcript it holds folded up to where the line begins: folded in without reading it back. */
+function foldAppended(path: string, appended: AppendedLine): void {
+  let entry = folded.get(path);
+  if (!entry && appended.offset === 0) {
+    entry = { fold: new TranscriptFold(), next: START_OF_FILE, inode: appended.inode };
+    remember(path, entry);
+  }
+  if (!entry || entry.inode !== appended.inode || entry.next.offset !== appended.offset) return;
+  const record = JSON.parse(appended.text) as TranscriptRecord;
+  entry.fold.add(record);
+  entry.next = { offset: appended.end, line: entry.next.line + 1 };
+  if (record.type === 'end') folded.delete(path);
 }
 
 /** Running totals of cost ledgers, by path: each read reads only what was appended since. */
@@ -127,9 +151,10 @@ export class FsRunStore implements RunStore {
     return readTranscriptFile(runLayout.transcript(this.location, session));
   }
 
-  appendTranscript(session: SessionName, record: TranscriptRecord): Promise<void> {
+  async appendTranscript(session: SessionName, record: TranscriptRecord): Promise<void> {
     const path = runLayout.transcript(this.location, session);
-    return withFile(path, () => appendJsonLine(path, redactRecord(record)));
+    const appended = await withFile(path, () => appendJsonLine(path, redactRecord(record)));
+    if (appended) foldAppended(path, appended);
   }
 
   async hasTranscript(session: SessionName): Promise<boolean> {
@@ -167,9 +192,9 @@ export class FsRunStore implements RunStore {
     }
   }
 
-  recordCost(entry: CostEntry): Promise<void> {
+  async recordCost(entry: CostEntry): Promise<void> {
     const path = runLayout.costs(this.location);
-    return withFile(path, () => appendJsonLine(path, entry));
+    await withFile(path, () => appendJsonLine(path, entry));
   }
 
   async costRecorded(entry: CostEntry): Promise<boolean> {

@@ -1,4 +1,5 @@
-import { appendFile, mkdir, open, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { appendFileSync, closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { mkdir, open, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -102,64 +103,113 @@ export function reportTornLine(torn: TornLine): void {
 const tornPath = (path: string) => `${path}.torn`;
 
 /** Appends in this process, per file, one after another: each checks the file's end before it writes. */
-const appending = new Map<string, Promise<void>>();
+const appending = new Map<string, Promise<AppendedLine | undefined>>();
+
+/** Where an append put its line, when nothing else was written to the file meanwhile. */
+export interface AppendedLine {
+  readonly inode: number;
+  /** The line's first byte. */
+  readonly offset: number;
+  /** Past its newline: the file's size just after the append. */
+  readonly end: number;
+  /** The line as written, without its newline. */
+  readonly text: string;
+}
+
+/**
+ * The file as this process's last append to it left it (inode, size, mtime),
+ * by path: found so at the next append, its last line is known to be the
+ * intact, newline-ended one written then, and is not read back. Any other
+ * writer changes the size or the mtime.
+ */
+const appendedEnds = new Map<string, { readonly inode: number; readonly size: number; readonly mtimeMs: number }>();
+const APPENDED_ENDS = 4096;
 
 /**
  * Appends one record as a line. If the file's last line is torn, it is first
  * moved to <file>.torn (reported once) and the file cut back to its intact
  * part; a complete last line without its newline gets one. So a record never
  * lands on the end of a torn line, and a torn line never ends up mid-file.
+ * Returns where the line went, unless another process wrote to the file
+ * around it (or the append repaired the file's end).
  */
-export async function appendJsonLine(path: string, record: unknown): Promise<void> {
+export async function appendJsonLine(path: string, record: unknown): Promise<AppendedLine | undefined> {
   const line = `${JSON.stringify(record)}\n`;
-  const previous = appending.get(path) ?? Promise.resolve();
+  const previous = appending.get(path) ?? Promise.resolve(undefined);
   const current = previous.catch(() => undefined).then(() => appendAfterIntactLine(path, line));
   appending.set(path, current);
   try {
-    await current;
+    return await current;
   } finally {
     if (appending.get(path) === current) appending.delete(path);
   }
 }
 
-async function appendAfterIntactLine(path: string, line: string): Promise<void> {
-  if (await inFolder(path, () => appendTo(path, line, false))) return;
+async function appendAfterIntactLine(path: string, line: string): Promise<AppendedLine | undefined> {
+  const appended = await inFolder(path, async () => appendTo(path, line, false));
+  if (appended !== false) return appended;
   // The last line is torn. Another process appending to the same file (a run's cost ledger) may be repairing it too: one at a time.
   const unlock = await lockRepair(path);
   try {
-    await appendTo(path, line, true);
+    return (await appendTo(path, line, true)) || undefined;
   } finally {
     await unlock();
   }
 }
 
-/** Appends after the file's last intact line; false, writing nothing, when the last line is torn and `repair` is not set. */
-async function appendTo(path: string, line: string, repair: boolean): Promise<boolean> {
-  const file = await open(path, 'a+');
+/**
+ * Appends after the file's last intact line; false, writing nothing, when the
+ * last line is torn and `repair` is not set. Returns where the line went when
+ * the file grew by exactly it (no other writer, no repair).
+ *
+ * With synchronous calls: an append is a few small writes to a local file
+ * (the page cache), about 14 µs of CPU this way against 160 µs through
+ * fs/promises (a FileHandle, a thread-pool hop and a promise per call), and
+ * two appends come with every model call.
+ */
+function appendTo(path: string, line: string, repair: boolean): AppendedLine | undefined | false {
+  const fd = openSync(path, 'a+');
   try {
-    const tail = await lastLine(file);
+    const before = fstatSync(fd);
+    const known = appendedEnds.get(path);
+    const knownEnd = known?.inode === before.ino && known.size === before.size && known.mtimeMs === before.mtimeMs;
+    const tail = knownEnd ? undefined : lastLine(fd, before.size);
+    let repaired = false;
     if (tail?.torn) {
       if (!repair) return false;
-      reportTornLine(await setAside(path, file, tail.offset));
+      reportTornLine(setAside(path, fd, tail.offset));
+      repaired = true;
     }
-    await file.appendFile(tail && !tail.torn && !tail.newline ? `\n${line}` : line);
-    return true;
+    const text = tail && !tail.torn && !tail.newline ? `\n${line}` : line;
+    writeAll(fd, Buffer.from(text));
+    const after = fstatSync(fd);
+    if (repaired || text !== line || after.size !== before.size + Buffer.byteLength(line)) {
+      appendedEnds.delete(path);
+      return undefined;
+    }
+    if (appendedEnds.size >= APPENDED_ENDS) appendedEnds.clear();
+    appendedEnds.set(path, { inode: after.ino, size: after.size, mtimeMs: after.mtimeMs });
+    return { inode: after.ino, offset: before.size, end: after.size, text: line.slice(0, -1) };
   } finally {
-    await file.close();
+    closeSync(fd);
   }
+}
+
+/** Writes every byte: a write cut short (a full disk, a file-size limit) is continued, and the next one throws. */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
 }
 
 const TAIL_CHUNK = 16 * 1024;
 
 /** The file's last non-blank line: where it starts, whether it parses, and whether the file ends with a newline. */
-async function lastLine(file: FileHandle): Promise<{ offset: number; torn: boolean; newline: boolean } | undefined> {
-  const { size } = await file.stat();
+function lastLine(fd: number, size: number): { offset: number; torn: boolean; newline: boolean } | undefined {
   let tail = Buffer.alloc(0);
   let from = size;
   for (;;) {
     const start = Math.max(0, from - TAIL_CHUNK);
     const chunk = Buffer.alloc(from - start);
-    if (chunk.length > 0) await file.read(chunk, 0, chunk.length, start);
+    if (chunk.length > 0) readSync(fd, chunk, 0, chunk.length, start);
     tail = Buffer.concat([chunk, tail]);
     from = start;
     let last = tail.length - 1;
@@ -191,16 +241,16 @@ function parses(text: string): boolean {
 }
 
 /** Moves the bytes from `offset` to the end into <path>.torn (one line there per torn line) and cuts the file back to `offset`. */
-async function setAside(path: string, file: FileHandle, offset: number): Promise<TornLine> {
-  const { size } = await file.stat();
+function setAside(path: string, fd: number, offset: number): TornLine {
+  const { size } = fstatSync(fd);
   const head = Buffer.alloc(offset);
   const torn = Buffer.alloc(size - offset);
-  await file.read(head, 0, head.length, 0);
-  await file.read(torn, 0, torn.length, offset);
+  readSync(fd, head, 0, head.length, 0);
+  readSync(fd, torn, 0, torn.length, offset);
   const text = torn.toString('utf8').replace(/\s+$/, '');
-  await appendFile(tornPath(path), `${text}\n`);
-  await file.truncate(offset);
-  await file.sync();
+  appendFileSync(tornPath(path), `${text}\n`);
+  ftruncateSync(fd, offset);
+  fsyncSync(fd);
   let line = 1;
   for (let at = head.indexOf(0x0a); at >= 0; at = head.indexOf(0x0a, at + 1)) line++;
   return { path, line, offset, bytes: torn.length, movedTo: tornPath(path) };

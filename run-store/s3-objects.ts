@@ -1,11 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type ListObjectsV2CommandOutput,
-} from '@aws-sdk/client-s3';
+import type { ListObjectsV2CommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { parseObjectStoreLocation } from './run-location.js';
 import { RunStoreError } from './store-errors.js';
 
@@ -18,17 +11,23 @@ import { RunStoreError } from './store-errors.js';
  * self-hosted server) is addressed path-style.
  */
 
-let client: S3Client | undefined;
+type S3Sdk = typeof import('@aws-sdk/client-s3');
 
-function s3(): S3Client {
-  // The pinned SDK runs on Node 20; its notice about later versions needing Node 22 would break every command's one-line output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL;
-  client ??= new S3Client({
-    region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
-    ...(endpoint && { endpoint, forcePathStyle: true }),
+/** The SDK and its client, loaded at the first request: about 16 MiB that a run on a file system never needs. */
+let loaded: Promise<{ readonly sdk: S3Sdk; readonly client: S3Client }> | undefined;
+
+function s3(): Promise<{ readonly sdk: S3Sdk; readonly client: S3Client }> {
+  loaded ??= import('@aws-sdk/client-s3').then((sdk) => {
+    // The pinned SDK runs on Node 20; its notice about later versions needing Node 22 would break every command's one-line output.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL;
+    const client = new sdk.S3Client({
+      region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+      ...(endpoint && { endpoint, forcePathStyle: true }),
+    });
+    return { sdk, client };
   });
-  return client;
+  return loaded;
 }
 
 /** Requests this process has sent, by kind: what a store costs (bench:store). */
@@ -73,10 +72,14 @@ export class ObjectPrefix {
     return `s3://${this.bucket}/${this.key(part)}`;
   }
 
-  private async send<T>(kind: keyof typeof objectRequests, part: string, request: (client: S3Client) => Promise<T>): Promise<T> {
+  private async send<T>(
+    kind: keyof typeof objectRequests,
+    part: string,
+    request: (s3: { readonly sdk: S3Sdk; readonly client: S3Client }) => Promise<T>,
+  ): Promise<T> {
     objectRequests[kind]++;
     try {
-      return await request(s3());
+      return await request(await s3());
     } catch (error) {
       if (FATAL.has(nameOf(error)))
         throw new RunStoreError(`${this.where(part)}: ${nameOf(error)}: ${(error as Error).message.split('\n')[0]}`);
@@ -87,8 +90,8 @@ export class ObjectPrefix {
   /** The object's text and ETag, or undefined if there is none. */
   async get(part: string): Promise<{ text: string; etag: string } | undefined> {
     try {
-      const output = await this.send('get', part, (client) =>
-        client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(part) })),
+      const output = await this.send('get', part, ({ sdk, client }) =>
+        client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.key(part) })),
       );
       return { text: (await output.Body?.transformToString()) ?? '', etag: output.ETag ?? '' };
     } catch (error) {
@@ -100,9 +103,9 @@ export class ObjectPrefix {
   /** Writes the object whole (S3 never shows part of one); `ifNoneMatch` creates it only if absent, `ifMatch` replaces only that version. Returns the ETag, or undefined if the condition failed. */
   async put(part: string, text: string, condition: { ifNoneMatch?: true; ifMatch?: string } = {}): Promise<string | undefined> {
     try {
-      const output = await this.send('put', part, (client) =>
+      const output = await this.send('put', part, ({ sdk, client }) =>
         client.send(
-          new PutObjectCommand({
+          new sdk.PutObjectCommand({
             Bucket: this.bucket,
             Key: this.key(part),
             Body: text,
@@ -123,8 +126,8 @@ export class ObjectPrefix {
   /** Deletes the object; with `ifMatch`, only that version. False if the condition failed. */
   async delete(part: string, ifMatch?: string): Promise<boolean> {
     try {
-      await this.send('delete', part, (client) =>
-        client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(part), ...(ifMatch && { IfMatch: ifMatch }) })),
+      await this.send('delete', part, ({ sdk, client }) =>
+        client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(part), ...(ifMatch && { IfMatch: ifMatch }) })),
       );
       return true;
     } catch (error) {
@@ -139,9 +142,9 @@ export class ObjectPrefix {
     let token: string | undefined;
     const strip = this.prefix ? this.prefix.length + 1 : 0;
     do {
-      const output: ListObjectsV2CommandOutput = await this.send('list', part, (client) =>
+      const output: ListObjectsV2CommandOutput = await this.send('list', part, ({ sdk, client }) =>
         client.send(
-          new ListObjectsV2Command({
+          new sdk.ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: this.key(part),
             ...(options.startAfter && { StartAfter: this.key(options.startAfter) }),
@@ -162,9 +165,9 @@ export class ObjectPrefix {
     let token: string | undefined;
     const base = this.prefix ? `${this.prefix}/` : '';
     do {
-      const output: ListObjectsV2CommandOutput = await this.send('list', '', (client) =>
+      const output: ListObjectsV2CommandOutput = await this.send('list', '', ({ sdk, client }) =>
         client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: base, Delimiter: '/', ...(token && { ContinuationToken: token }) }),
+          new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: base, Delimiter: '/', ...(token && { ContinuationToken: token }) }),
         ),
       );
       for (const common of output.CommonPrefixes ?? []) if (common.Prefix) names.push(common.Prefix.slice(base.length, -1));

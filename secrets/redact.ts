@@ -54,7 +54,8 @@ const isSecretName = (name: string) => SECRET_VARIABLES.includes(name) || SECRET
 /** The values of the credentials configured in the environment, longest first. */
 export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   let signature = '';
-  for (const name in env) if (isSecretName(name)) signature += `${name}=${env[name] ?? ''}\0`;
+  // Object.keys: half the time of for…in over process.env, whose every key is looked up again.
+  for (const name of Object.keys(env)) if (isSecretName(name)) signature += `${name}=${env[name] ?? ''}\0`;
   if (scanned?.env === env && scanned.signature === signature) return scanned.secrets;
   const secrets = scanSecrets(env);
   scanned = { env, signature, secrets };
