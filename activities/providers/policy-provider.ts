@@ -167,8 +167,9 @@ export function policyAgentLimitation(model: string, announceN: boolean): string
 
 /**
  * Chaos hook: with `ALLOCBENCH_SERVED_LOG=<file>`, every reply the agent
- * serves is logged there (session, turn, call, attempt) the moment it is served,
- * outside the run store, so bench/chaos.ts can count calls paid twice.
+ * serves is logged there (session, turn, call, attempt, and the time in ms) the
+ * moment it is served, outside the run store, so bench/chaos.ts can count calls
+ * paid twice and tell those in flight at a kill.
  */
 export const SERVED_LOG_VARIABLE = 'ALLOCBENCH_SERVED_LOG';
 
@@ -209,7 +210,8 @@ export function policyProvider(model: string, view?: AgentView): Provider {
       const lastReply = request.messages.map((m) => m.role).lastIndexOf('assistant');
       const servedLog = process.env[SERVED_LOG_VARIABLE];
       // The conversation's length tells a session's calls apart (an R3 problem has many), the attempt its retries.
-      if (servedLog) appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.messages.length}\t${request.attempt}\n`);
+      if (servedLog)
+        appendFileSync(servedLog, `${request.conversationKey}\t${t}\t${request.messages.length}\t${request.attempt}\t${Date.now()}\n`);
       return {
         ...reply,
         usage: {
