@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { runSession } from '../../core/session/run-session.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
@@ -14,6 +16,7 @@ import type { SessionSummary } from '../../run-store/session-summary.js';
 import { runSweep } from '../../cli/sweep-runner.js';
 import { startDevServer, type DevServer } from '../../infra/dev-server.js';
 import { freePort } from '../../infra/ports.js';
+import { workflowsPath } from '../../workers/create-workers.js';
 
 /** A real Temporal dev server on free ports, with its SQLite file in a fresh temp directory. */
 export async function startTestServer(dynamicConfig?: Record<string, number>): Promise<{ server: DevServer; dir: string }> {
@@ -85,3 +88,19 @@ export async function summaryOf(runDir: string, spec: SessionSpec): Promise<Sess
 
 /** A session's transcript, on disk or on S3. */
 export const transcriptOf = (runDir: string, spec: SessionSpec) => openRunStore(runDir).readTranscript(spec);
+
+/** Replays every recorded history the visibility query finds with today's workflow code; expects none to fail and returns how many replayed. */
+export async function replayRecordedHistories(server: DevServer, query: string): Promise<number> {
+  const connection = await Connection.connect({ address: server.address });
+  try {
+    const histories = new Client({ connection }).workflow.list({ query }).intoHistories();
+    let replayed = 0;
+    for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath() }, histories)) {
+      expect(result.error, result.workflowId).toBeUndefined();
+      replayed++;
+    }
+    return replayed;
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,6 +1,4 @@
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { sessionMetrics } from '../../core/metrics/session-metrics.js';
@@ -11,8 +9,7 @@ import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { parsePolicyAgent } from '../../activities/providers/policy-provider.js';
 import { loopExchanges } from '../../activities/loop-conversation.js';
-import { workflowsPath } from '../../workers/create-workers.js';
-import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { replayRecordedHistories, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
 const temporal = serverForThisFile();
 
@@ -165,19 +162,7 @@ describe('R3 agent-loop sessions on a real Temporal server, scripts in the sandb
   });
 
   it('replay deterministically from their recorded histories', async () => {
-    const connection = await Connection.connect({ address: temporal.server.address });
-    try {
-      const histories = new Client({ connection }).workflow
-        .list({ query: 'WorkflowType = "sessionWorkflow" AND Rung = "R3"' })
-        .intoHistories();
-      let replayed = 0;
-      for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath() }, histories)) {
-        expect(result.error, result.workflowId).toBeUndefined();
-        replayed++;
-      }
-      expect(replayed).toBe(6);
-    } finally {
-      await connection.close();
-    }
+    const replayed = await replayRecordedHistories(temporal.server, 'WorkflowType = "sessionWorkflow" AND Rung = "R3"');
+    expect(replayed).toBe(6);
   });
 });

@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { sessionMetrics } from '../../core/metrics/session-metrics.js';
@@ -19,8 +17,7 @@ import { readRunResults } from '../../cli/run-results.js';
 import { resultsTable } from '../../cli/print-results.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
-import { workflowsPath } from '../../workers/create-workers.js';
-import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { replayRecordedHistories, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
 /*
  * The split agent (issue 24, items 3 and 4) played by the reference policies
@@ -193,19 +190,7 @@ describe('the split agent at R3 on a real Temporal server, reference policies as
   });
 
   it('replay deterministically from their recorded histories', async () => {
-    const connection = await Connection.connect({ address: temporal.server.address });
-    try {
-      const histories = new Client({ connection }).workflow
-        .list({ query: 'WorkflowType = "sessionWorkflow" AND Rung = "R3"' })
-        .intoHistories();
-      let replayed = 0;
-      for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath() }, histories)) {
-        expect(result.error, result.workflowId).toBeUndefined();
-        replayed++;
-      }
-      expect(replayed).toBe(7);
-    } finally {
-      await connection.close();
-    }
+    const replayed = await replayRecordedHistories(temporal.server, 'WorkflowType = "sessionWorkflow" AND Rung = "R3"');
+    expect(replayed).toBe(7);
   });
 });

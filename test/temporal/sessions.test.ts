@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { sessionMetrics } from '../../core/metrics/session-metrics.js';
 import { systemPrompt } from '../../core/rungs/system-prompt.js';
@@ -13,8 +12,15 @@ import { FAMILY_NAMES } from '../../core/families/family.js';
 import { runLayout } from '../../run-store/run-layout.js';
 import { readRunResults } from '../../cli/run-results.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
-import { workflowsPath } from '../../workers/create-workers.js';
-import { decisionsOf, inProcessDecisions, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import {
+  decisionsOf,
+  inProcessDecisions,
+  replayRecordedHistories,
+  serverForThisFile,
+  summaryOf,
+  sweepOn,
+  transcriptOf,
+} from './harness.js';
 
 const temporal = serverForThisFile();
 
@@ -79,21 +85,8 @@ describe('sessions on a real Temporal server', () => {
   });
 
   it('replay deterministically from their recorded histories', async () => {
-    const connection = await Connection.connect({ address: temporal.server.address });
-    try {
-      const client = new Client({ connection });
-      const histories = client.workflow
-        .list({ query: 'WorkflowType = "sessionWorkflow" OR WorkflowType = "sweepWorkflow"' })
-        .intoHistories();
-      let replayed = 0;
-      for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath() }, histories)) {
-        expect(result.error, result.workflowId).toBeUndefined();
-        replayed++;
-      }
-      expect(replayed).toBeGreaterThan(expandSweep(ladder).length);
-    } finally {
-      await connection.close();
-    }
+    const replayed = await replayRecordedHistories(temporal.server, 'WorkflowType = "sessionWorkflow" OR WorkflowType = "sweepWorkflow"');
+    expect(replayed).toBeGreaterThan(expandSweep(ladder).length);
   });
 
   it('skip finished sessions when a sweep is run again, and refuse a changed sweep under the same name', async () => {
