@@ -4,7 +4,7 @@ import type { DecisionFailure } from '../core/session/session-record.js';
 import { formatReminder } from '../core/rungs/format-reminder.js';
 import type { Rung, SplitRole } from '../core/rungs/rung.js';
 import type { Price } from '../core/sweep/price.js';
-import type { SessionSpec } from '../core/sweep/session-spec.js';
+import { conversationKey, type SessionSpec } from '../core/sweep/session-spec.js';
 import { withHeartbeat } from './heartbeat.js';
 import { identityMatches } from './providers/model-identity.js';
 import { costOf } from './providers/prices.js';
@@ -67,6 +67,7 @@ export interface AfterFailure {
  * it: a permanent error is not retried; a transport error is, until the third;
  * a throttled reply under an adaptive limit (`adaptive`) is retried apart
  * from those, until MAX_THROTTLED_RETRIES, its wait stepping by its own count.
+ * A replayed error is throttled where the recorded run counted it so.
  */
 export function afterFailure(
   previous: readonly AttemptRecord[],
@@ -76,7 +77,8 @@ export function afterFailure(
 ): AfterFailure {
   const transport = failure.errorClass === 'transport';
   const throttledBefore = previous.filter((a) => a.throttled).length;
-  const throttled = transport && adaptive && failure.throttled !== undefined && throttledBefore < MAX_THROTTLED_RETRIES;
+  const counted = failure.replayedFrom !== undefined || adaptive;
+  const throttled = transport && counted && failure.throttled !== undefined && throttledBefore < MAX_THROTTLED_RETRIES;
   const failures = throttled ? throttledBefore + 1 : previous.filter((a) => a.outcome === 'transport-error' && !a.throttled).length + 1;
   const wait = retryWait(failures, failure.retryAfterMs, maxRetryAfterSeconds);
   return { retried: transport && (throttled || failures < MAX_TRANSPORT_ATTEMPTS), throttled, ...wait };
@@ -139,9 +141,6 @@ export type Parsed = { readonly resolved: true } | { readonly resolved: false; r
 export type CallOutcome<P extends Parsed> =
   | { readonly kind: 'reply'; readonly response: GenerateResponse; readonly parsed: P; readonly reused?: ReusedReply }
   | { readonly kind: 'stopped'; readonly reason: Termination };
-
-/** One conversation of a session: the session's, or a split agent's role's own (prompt caches, KV caches and sampling seeds go by it). */
-export const conversationKey = (sessionKey: string, role?: SplitRole) => (role ? `${sessionKey}#${role}` : sessionKey);
 
 function seedFor(sessionKey: string, t: number, attempt: number): number {
   let hash = 2166136261;

@@ -1,36 +1,45 @@
 import { replyOf, type ModelReply } from '../../core/chat/messages.js';
-import { sessionDirOfKey } from '../../core/sweep/session-spec.js';
+import { conversationOf, sessionDirOfKey } from '../../core/sweep/session-spec.js';
 import type { ReplaySetting } from '../../core/sweep/sweep-config.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
-import type { AttemptRecord, TranscriptRecord } from '../../run-store/transcript.js';
+import { attemptKey, type AttemptRecord, type TranscriptRecord } from '../../run-store/transcript.js';
 import { ProviderError, type ErrorClass, type GenerateRequest, type GenerateResponse, type Provider } from './provider.js';
 import { requestHash } from './request-hash.js';
 
-/** A recorded error given again: the same class, message and requested wait, so the rerun rules take the same course. */
+/**
+ * A recorded error given again: the same class, message and requested wait,
+ * and throttled where the recorded run retried it as throttled, so the rerun
+ * rules take the same course.
+ */
 class ReplayedError extends ProviderError {
   constructor(
     message: string,
     errorClass: ErrorClass,
     readonly retryAfterMs: number | undefined,
+    readonly throttled: boolean,
     readonly from: string,
   ) {
     super(message, errorClass);
   }
 }
 
-/** One recorded session's attempts by turn (R3: model call) and attempt; a replacement run's attempts take the places of the earlier ones. */
+/**
+ * One recorded session's attempts by role (a split agent's), turn (R3: model
+ * call) and attempt; a replacement run's attempts take the places of the
+ * earlier ones.
+ */
 interface RecordedSession {
   readonly callWord: 'turn' | 'call';
   readonly attempts: ReadonlyMap<string, AttemptRecord>;
 }
 
-const placeOf = (call: number, attempt: number) => `${call}#${attempt}`;
+const placeOf = (record: Pick<AttemptRecord, 't' | 'role' | 'attempt'>) => `${attemptKey(record.t, record.role)}#${record.attempt}`;
 
 function recordedSession(records: readonly TranscriptRecord[]): RecordedSession | undefined {
   const start = records.find((record) => record.type === 'session');
   if (!start) return undefined;
   const attempts = new Map<string, AttemptRecord>();
-  for (const record of records) if (record.type === 'attempt') attempts.set(placeOf(record.t, record.attempt), record);
+  for (const record of records) if (record.type === 'attempt') attempts.set(placeOf(record), record);
   return { callWord: start.spec.rung === 'R3' ? 'call' : 'turn', attempts };
 }
 
@@ -70,14 +79,15 @@ export class ReplaySource {
       kind: 'miss',
       why: `no reply recorded for ${key}, ${callWord} ${request.call}, attempt ${request.attempt}: ${why}`,
     });
+    const { sessionKey, role } = conversationOf(key);
     let session: RecordedSession | undefined;
     try {
-      session = await this.session(sessionDirOfKey(key));
+      session = await this.session(sessionDirOfKey(sessionKey));
     } catch (error) {
       return miss('call', `its transcript cannot be read (${(error as Error).message.split('\n')[0]})`);
     }
     if (!session) return miss('call', 'the run holds no such session');
-    const record = session.attempts.get(placeOf(request.call, request.attempt));
+    const record = session.attempts.get(placeOf({ t: request.call, ...(role && { role }), attempt: request.attempt }));
     if (!record) return miss(session.callWord, 'nothing was recorded there');
     if (record.request !== undefined && record.request !== requestHash(model, request))
       return miss(session.callWord, 'the request differs from the recorded one (a changed prompt, tool, model or limit)');
@@ -102,6 +112,7 @@ export function replayingProvider(inner: Provider, source: ReplaySource, miss: R
     model: inner.model,
     apiModel: inner.apiModel,
     local: inner.local,
+    ...(inner.adaptiveConcurrency !== undefined && { adaptiveConcurrency: inner.adaptiveConcurrency }),
     // The recorded run is checked before the sweep starts; the live model only matters if a miss may reach it.
     preflight: () => (miss === 'live' ? inner.preflight() : Promise.resolve()),
     classify(error) {
@@ -110,6 +121,7 @@ export function replayingProvider(inner: Provider, source: ReplaySource, miss: R
           errorClass: error.errorClass,
           replayedFrom: error.from,
           ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
+          ...(error.throttled && { throttled: 'recorded' }),
         };
       if (error instanceof ProviderError) return { errorClass: error.errorClass };
       return inner.classify(error);
@@ -131,7 +143,8 @@ export function replayingProvider(inner: Provider, source: ReplaySource, miss: R
       if (found.kind === 'error') {
         const { record } = found;
         const errorClass = record.outcome === 'permanent-error' ? 'permanent' : 'transport';
-        throw new ReplayedError(record.error ?? `${record.outcome} (recorded)`, errorClass, record.retryAfterMs, source.from);
+        const message = record.error ?? `${record.outcome} (recorded)`;
+        throw new ReplayedError(message, errorClass, record.retryAfterMs, record.throttled === true, source.from);
       }
       if (miss === 'live') return inner.generate(request);
       throw new ProviderError(`replay from ${source.from}: ${found.why}`, 'permanent');

@@ -130,6 +130,16 @@ export function sessionDirName(spec: SessionSpec): string {
 /** The folder of the session with this key (sessionKey). */
 export const sessionDirOfKey = (key: string): string => slug(key.replaceAll('/', '__'));
 
+/** One conversation of a session: the session's, or a split agent's role's own (prompt caches, KV caches and sampling seeds go by it). */
+export const conversationKey = (sessionKey: string, role?: SplitRole) => (role ? `${sessionKey}#${role}` : sessionKey);
+
+/** The session and the split agent's role (if any) a conversation key names. */
+export function conversationOf(key: string): { readonly sessionKey: string; readonly role?: SplitRole } {
+  const at = key.lastIndexOf('#');
+  const role = key.slice(at + 1);
+  return at >= 0 && Object.hasOwn(SPLIT_ROLE_RUNGS, role) ? { sessionKey: key.slice(0, at), role: role as SplitRole } : { sessionKey: key };
+}
+
 /** What a call is told: the session's framing, or for a split agent's role the framing of the rung that role plays. */
 export function framingOf(spec: SessionSpec, role?: SplitRole): Framing {
   if (role) return { ...framingOf({ ...spec, rung: callRung(spec, role) }), role };

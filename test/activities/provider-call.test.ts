@@ -84,4 +84,11 @@ describe('afterFailure', () => {
     expect(afterFailure([...many, transportError, transportError], limited, true).retried).toBe(false);
     expect(afterFailure([transportError, transportError], limited, false)).toMatchObject({ retried: false, throttled: false });
   });
+
+  it('counts a replayed error as throttled where the recorded run did, whatever the replay’s own limit', () => {
+    const threeThrottled = [throttledReply, throttledReply, throttledReply];
+    const replayed = { errorClass: 'transport', replayedFrom: '/runs/recorded' } as const;
+    expect(afterFailure(threeThrottled, { ...replayed, throttled: 'recorded' }, false)).toMatchObject({ retried: true, throttled: true });
+    expect(afterFailure([transportError, transportError], replayed, true)).toMatchObject({ retried: false, throttled: false });
+  });
 });

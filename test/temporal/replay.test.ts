@@ -84,6 +84,31 @@ describe('a sweep replayed from its recorded replies', () => {
     expect(await openRunStore(replay).readCosts()).toEqual([]);
   }, 240_000);
 
+  it('replays a split agent: the planner’s turns and the builder’s calls each from their own record', async () => {
+    const split = parseSweepConfig({
+      name: 'split-replayed',
+      agent: { kind: 'split', planner: 'policy/commit-at-2?transport=1x1&cost=0.01', builder: 'policy/commit-at-2?transport=2x1' },
+      rungs: ['R3'],
+      announceN: [true],
+      seeds: [2000],
+    });
+    const source = join(temporal.dir, 'split-recorded');
+    expect(await sweepOn(temporal.server, split, source)).toMatchObject({ finished: 1, failed: 0 });
+    rmSync(servedLog());
+    const replay = join(temporal.dir, 'split-replay');
+    const config = { ...split, replay: { from: source, miss: 'error' as const } };
+    expect(await sweepOn(temporal.server, config, replay)).toMatchObject({ finished: 1, failed: 0, mechanicalFailures: 0 });
+    expect(served()).toBe(0);
+    const [spec] = expandSweep(config);
+    if (!spec) throw new Error('no split session');
+    expect(comparable(await summaryOf(replay, spec))).toEqual(comparable(await summaryOf(source, spec)));
+    const [original, again] = [await attemptsOf(source, spec), await attemptsOf(replay, spec)];
+    expect(new Set(again.map((a) => a.role))).toEqual(new Set(['planner', 'builder']));
+    expect(again.map((a) => [a.role, a.t, a.attempt, a.outcome, a.request])).toEqual(
+      original.map((a) => [a.role, a.t, a.attempt, a.outcome, a.request]),
+    );
+  }, 120_000);
+
   it('misses a request that differs from the recorded one: a provider error naming the call, the session a mechanical failure', async () => {
     // An economic cell states the charge rule in the system prompt: the same sessions, another prompt.
     const config = {
