@@ -16,7 +16,7 @@ import { loadCallSession } from './session-context.js';
  * and the activity still ends well within its start-to-close timeout (a
  * minute for a reference agent).
  */
-export const CALL_BATCH_MS = 5000;
+const CALL_BATCH_MS = 5000;
 
 /** One model call: a decision turn at R0–R2 and the probe, a step of the agent loop at R3, as the turn protocol says. */
 async function oneCall(providers: ProviderRegistry, input: StepInput) {

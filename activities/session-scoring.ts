@@ -10,7 +10,7 @@ import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { Transcript } from '../run-store/transcript.js';
 
 /** An R3 transcript as the metrics read it: writes, runs, submissions and the counted refusals. */
-export function loopRecordOf(transcript: Transcript, classes: readonly number[], budget: number): LoopRecord {
+function loopRecordOf(transcript: Transcript, classes: readonly number[], budget: number): LoopRecord {
   const { steps } = transcript;
   const outcomes = steps.flatMap((step) => step.outcomes.map((outcome) => ({ step, outcome })));
   const runs = [...transcript.executions.values()].sort((a, b) => a.call - b.call || a.index - b.index);

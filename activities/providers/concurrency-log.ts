@@ -9,7 +9,7 @@ const WORKER = `${hostname()}:${process.pid}`;
 /** One write at a time per run and provider, in order, so the last change is the one that stays. */
 const writes = new KeyedQueue();
 
-export function concurrencyRecord(provider: string, state: AdaptiveState): ConcurrencyRecord {
+function concurrencyRecord(provider: string, state: AdaptiveState): ConcurrencyRecord {
   const at = (ms: number) => new Date(ms).toISOString();
   const last = state.recent.at(-1);
   return {

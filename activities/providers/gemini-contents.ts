@@ -11,7 +11,7 @@ import { argumentsObject } from './call-arguments.js';
  */
 
 /** The replay format of Gemini model turns: the candidate's parts as received. */
-export const GEMINI_PARTS = 'gemini-parts';
+const GEMINI_PARTS = 'gemini-parts';
 
 /** A function call's name, and the id the API gave it (the response must carry the same), by our call id. */
 type CallsById = Map<string, { readonly name: string; readonly apiId?: string }>;

@@ -43,7 +43,7 @@ function thinkingConfig(model: string, options: URLSearchParams): GenerateConten
 }
 
 /** 429 and 5xx (with RetryInfo's delay), dropped connections and timeouts are transport errors; the rest permanent. */
-export function classifyGoogleError(error: unknown): ErrorClassification {
+function classifyGoogleError(error: unknown): ErrorClassification {
   if (error instanceof ApiError) {
     let body: unknown;
     try {

@@ -18,7 +18,7 @@ import type { GenerateResponse, Provider } from './provider.js';
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 /** The replay format of a Responses API reply: its output items as received. */
-export const RESPONSES_ITEMS = 'openai-responses-items';
+const RESPONSES_ITEMS = 'openai-responses-items';
 
 export interface OpenAiResponsesOptions {
   readonly model: string;
@@ -44,7 +44,7 @@ function replayedItems(items: readonly unknown[]): InputItem[] {
 }
 
 /** The neutral conversation as Responses input items; the system prompt goes as `instructions`. */
-export function responsesInput(messages: readonly ChatMessage[]): InputItem[] {
+function responsesInput(messages: readonly ChatMessage[]): InputItem[] {
   return messages.flatMap((message): InputItem[] => {
     if (message.role === 'user') return [{ role: 'user', content: message.content }];
     if (message.role === 'tool') return [{ type: 'function_call_output', call_id: message.toolCallId, output: message.content }];
@@ -62,7 +62,7 @@ export function responsesInput(messages: readonly ChatMessage[]): InputItem[] {
 }
 
 /** Why a response ended, in the harness's terms: incomplete at the output limit is a cut-off. */
-export function responsesStopReason(response: OpenAI.Responses.Response, calls: number): StopReason | null {
+function responsesStopReason(response: OpenAI.Responses.Response, calls: number): StopReason | null {
   switch (response.status) {
     case undefined:
       return null;
@@ -78,7 +78,7 @@ export function responsesStopReason(response: OpenAI.Responses.Response, calls: 
 }
 
 /** The output items as a reply: the messages' text, the function calls (by call_id), and every item to send back. */
-export function responsesReply(response: OpenAI.Responses.Response): ModelReply {
+function responsesReply(response: OpenAI.Responses.Response): ModelReply {
   const text = response.output
     .flatMap((item) => (item.type === 'message' ? item.content : []))
     .flatMap((part) => (part.type === 'output_text' ? [part.text] : []))

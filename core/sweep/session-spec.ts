@@ -89,7 +89,7 @@ export function isLocalModel(model: string): boolean {
  * (as in the paper), every `openai-responses/` model (reasoning on), and
  * Gemini models unless thinking is off (`thinking_budget=0`).
  */
-export function reasonsWithinOutputLimit(model: string): boolean {
+function reasonsWithinOutputLimit(model: string): boolean {
   if (model.startsWith('google/')) return !/[?&]thinking_budget=0(&|$)/.test(model);
   return model.startsWith('openai-responses/') || /(^|\/)gpt-5/.test(model);
 }

@@ -161,8 +161,9 @@ describe('Gemini API adapter (real @google/genai SDK, loopback server)', () => {
     // The session cap counts uncached input plus output: 400 + 250.
     expect(countedTokens(usage)).toBe(650);
     const price = readPriceTable(join(process.cwd(), 'config', 'prices.yaml'))[MODEL];
-    expect(price).toBeDefined();
-    expect(costOf(usage, price!)).toBeCloseTo((400 * 0.3 + 600 * 0.03 + 250 * 2.5) / 1e6, 12);
+    if (!price) throw new Error(`config/prices.yaml has no price for ${MODEL}`);
+    // Uncached input at the input price, cache reads at the cached price, thoughts billed as output.
+    expect(costOf(usage, price)).toBeCloseTo((400 * price.input + 600 * price.cachedInput + 250 * price.output) / 1e6, 12);
   });
 
   it('reports why each reply ended, in the harness terms, a blocked prompt included', async () => {
