@@ -1,10 +1,10 @@
 import { conversation } from '../core/chat/conversation.js';
 import { replyOf } from '../core/chat/messages.js';
 import { parseReply } from '../core/rungs/parse-reply.js';
+import { decisionRecord } from '../core/rungs/reply-outcome.js';
 import { systemPrompt } from '../core/rungs/system-prompt.js';
 import { toolResults } from '../core/rungs/tool-results.js';
 import { toolSpecs } from '../core/rungs/tools.js';
-import type { DecisionRecord } from '../core/session/session-record.js';
 import { afterDecision, decisionsMade, observationAt, openingMessage } from '../core/session/turn-protocol.js';
 import { agentModel, callRung, conversationKey, framingOf, isLocalModel, maxOutputTokens, sessionKey } from '../core/sweep/session-spec.js';
 import type { StepResult } from '../protocol/activities.js';
@@ -15,20 +15,6 @@ import { reachedCap } from './session-caps.js';
 import { outOfStep, type CallSession } from './session-context.js';
 
 const exchange = (turn: TurnRecord) => ({ user: turn.user, reply: turn.reply, toolResults: turn.toolResults });
-
-/** A decision turn's record: where it was asked, and the reply as read. */
-export function decisionRecord(
-  turn: Pick<DecisionRecord, 't' | 'classId' | 'occurrence'>,
-  parsed: ReturnType<typeof parseReply>,
-): DecisionRecord {
-  return {
-    ...turn,
-    action: parsed.action,
-    resolved: parsed.resolved,
-    ...(parsed.resolved && { how: parsed.how }),
-    ...(parsed.failure && { failure: parsed.failure }),
-  };
-}
 
 /**
  * One decision turn (R0–R2, the probe, and a split agent's planner, asked as

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { replyOf, type ChatMessage, type ModelReply } from '../core/chat/messages.js';
-import type { DecisionFailure } from '../core/session/session-record.js';
+import { cutOff, type Parsed } from '../core/rungs/reply-outcome.js';
 import { formatReminder } from '../core/rungs/format-reminder.js';
 import type { Rung, SplitRole } from '../core/rungs/rung.js';
 import type { Price } from '../core/sweep/price.js';
@@ -135,9 +135,6 @@ export interface CallContext {
   readonly previous: readonly AttemptRecord[];
 }
 
-/** A reply parsed into the rung's decision, or into a model-level failure. */
-export type Parsed = { readonly resolved: true } | { readonly resolved: false; readonly failure: DecisionFailure };
-
 export type CallOutcome<P extends Parsed> =
   | { readonly kind: 'reply'; readonly response: GenerateResponse; readonly parsed: P; readonly reused?: ReusedReply }
   | { readonly kind: 'stopped'; readonly reason: Termination };
@@ -151,17 +148,6 @@ function seedFor(sessionKey: string, t: number, attempt: number): number {
 /** The rungs whose decision is a tool call: the probe, R1 and R2 (R0 answers in text; R3 has its own tools). */
 function isToolRung(rung: Rung): rung is 'probe' | 'R1' | 'R2' {
   return rung === 'probe' || rung === 'R1' || rung === 'R2';
-}
-
-/**
- * A reply that stopped at the output limit without giving a decision is
- * unresolved as 'cut-off' (HARNESS.md, limits), whatever the reader found
- * missing; a decision given before the limit stands.
- */
-export function cutOff<P extends Parsed>(parsed: P, response: Pick<GenerateResponse, 'stopReason'>, maxOutputTokens: number): P {
-  if (parsed.resolved || response.stopReason !== 'length') return parsed;
-  const detail = 'detail' in parsed && typeof parsed.detail === 'string' ? `; ${parsed.detail}` : '';
-  return { ...parsed, failure: 'cut-off', detail: `reply stopped at the ${maxOutputTokens}-token output limit${detail}` };
 }
 
 /**

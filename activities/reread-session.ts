@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ModelReply } from '../core/chat/messages.js';
 import { isRecoveredCall, recoverToolCalls } from '../core/chat/recover-tool-calls.js';
 import { parseReply } from '../core/rungs/parse-reply.js';
+import { cutOff, decisionRecord } from '../core/rungs/reply-outcome.js';
 import { toolSpecs } from '../core/rungs/tools.js';
 import { matchesGold } from '../core/scripts/answer-match.js';
 import type { LoopOutcome } from '../core/scripts/agent-loop.js';
@@ -13,8 +14,6 @@ import { afterLoopReply, nextMove, startProgress, type Progress, type ProtocolRu
 import type { Stream } from '../core/stream/stream.js';
 import { framingOf, isLocalModel, maxOutputTokens, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { AttemptRecord, ExecutionRecord, LoopStepRecord, Transcript, TranscriptRecord, TurnRecord } from '../run-store/transcript.js';
-import { decisionRecord } from './decision-turn.js';
-import { cutOff } from './provider-call.js';
 
 /*
  * A finished session's recorded replies read again with the current reading
