@@ -52,8 +52,6 @@ const modes = positionals.length > 0 ? positionals : ['embedded', 'external'];
 const killEverySeconds = Number(values['kill-every']);
 /** How long after its serving a reply may still be on its way into the run store (an activity's result, a record written). */
 const IN_FLIGHT_MS = 1000;
-/** When each kill came (ms since the epoch), for telling the calls in flight at one. */
-const killTimes: number[] = [];
 
 const main = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'allocbench-chaos-'));
@@ -112,10 +110,16 @@ function killGroup(child: ChildProcess): void {
 /** Somewhere between half and one and a half times the kill interval. */
 const nextKill = () => killEverySeconds * 1000 * (0.5 + Math.random());
 
-/** Runs the sweep command until it exits 0, killing it every few seconds; returns how many times it was killed. */
-async function embeddedChaos(runDir: string, env: Record<string, string>): Promise<{ kills: number; serverRestarts: number }> {
+/** What a chaos run did: when each kill came (ms since the epoch), and how often the server restarted. */
+interface Faults {
+  readonly killTimes: readonly number[];
+  readonly serverRestarts: number;
+}
+
+/** Runs the sweep command until it exits 0, killing it every few seconds. */
+async function embeddedChaos(runDir: string, env: Record<string, string>): Promise<Faults> {
   const port = String(await freePort());
-  let killCount = 0;
+  const killTimes: number[] = [];
   for (;;) {
     const child = cli(['sweep', sweepFile, '--out', runDir, '--temporal-port', port, '--json'], env);
     // Killed a few seconds after its server is up and its workers start, not while it is still starting.
@@ -128,22 +132,21 @@ async function embeddedChaos(runDir: string, env: Record<string, string>): Promi
     if (ended === 'kill') {
       killTimes.push(Date.now());
       await kill(child);
-      killCount++;
       continue;
     }
     if (ended !== 0) throw new Error(`the sweep exited ${ended}: ${child.output()}`);
-    return { kills: killCount, serverRestarts: killCount };
+    return { killTimes, serverRestarts: killTimes.length };
   }
 }
 
-async function externalChaos(runDir: string, env: Record<string, string>): Promise<{ kills: number; serverRestarts: number }> {
+async function externalChaos(runDir: string, env: Record<string, string>): Promise<Faults> {
   const dbFile = join(work, 'external-server.sqlite');
   const port = await freePort();
   let server: DevServer = await startDevServer({ dbFile, port, uiPort: await freePort() });
   const cluster = { ...env, TEMPORAL_ADDRESS: server.address };
   const worker = () => cli(['worker', '--concurrency', '8'], cluster);
   const workers = [worker(), worker()];
-  let killCount = 0;
+  const killTimes: number[] = [];
   let serverRestarts = 0;
   let done = false;
   const client = (async () => {
@@ -165,7 +168,6 @@ async function externalChaos(runDir: string, env: Record<string, string>): Promi
     killTimes.push(Date.now());
     await kill(victim);
     killGroup(victim);
-    killCount++;
     workers[index] = worker();
     if (serverRestarts === 0 && Date.now() - started > 15_000) {
       await server.stop();
@@ -179,7 +181,7 @@ async function externalChaos(runDir: string, env: Record<string, string>): Promi
     await exited(child);
   }
   await server.stop();
-  return { kills: killCount, serverRestarts };
+  return { killTimes, serverRestarts };
 }
 
 /** What a session measured: everything in its summary but the time it finished. */
@@ -189,7 +191,7 @@ const measured = (summary: SessionSummary) => JSON.stringify({ ...summary, finis
  * Calls the agent served more than once (the same session, turn, call and
  * attempt), each with how long before the next kill its first reply was served.
  */
-function paidTwice(servedLog: string): { readonly call: string; readonly msBeforeKill: number }[] {
+function paidTwice(servedLog: string, killTimes: readonly number[]): { readonly call: string; readonly msBeforeKill: number }[] {
   if (!existsSync(servedLog)) return [];
   const served = new Map<string, { first: number; count: number }>();
   for (const line of readFileSync(servedLog, 'utf8').split('\n').filter(Boolean)) {
@@ -230,7 +232,7 @@ async function duplicatedRecords(runDir: string, spec: SessionSpec): Promise<num
   return duplicated;
 }
 
-async function compare(mode: string, runDir: string, baseline: Map<string, string>, servedLog: string) {
+async function compare(mode: string, runDir: string, baseline: Map<string, string>) {
   let finished = 0;
   let identical = 0;
   let duplicated = 0;
@@ -243,7 +245,7 @@ async function compare(mode: string, runDir: string, baseline: Map<string, strin
     else differing.push(sessionKey(spec));
     duplicated += await duplicatedRecords(runDir, spec);
   }
-  return { mode, finished, identical, paidTwice: paidTwice(servedLog), duplicated, differing };
+  return { mode, finished, identical, duplicated, differing };
 }
 
 console.log(
@@ -269,23 +271,21 @@ for (const mode of modes) {
   const started = Date.now();
   const chaos = mode === 'embedded' ? await embeddedChaos(runDir, env) : await externalChaos(runDir, env);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const result = await compare(mode, runDir, baseline, servedLog);
-  const inFlight = result.paidTwice.filter((call) => call.msBeforeKill <= IN_FLIGHT_MS);
+  const result = await compare(mode, runDir, baseline);
+  const paid = paidTwice(servedLog, chaos.killTimes);
+  const inFlight = paid.filter((call) => call.msBeforeKill <= IN_FLIGHT_MS);
   const met =
-    result.finished === specs.length &&
-    result.identical === specs.length &&
-    inFlight.length === result.paidTwice.length &&
-    result.duplicated === 0;
+    result.finished === specs.length && result.identical === specs.length && inFlight.length === paid.length && result.duplicated === 0;
   failed ||= !met;
   console.log(
-    `  ${mode.padEnd(9)}                ${seconds} s, ${chaos.kills} kills (SIGKILL), server restarted ${chaos.serverRestarts} times`,
+    `  ${mode.padEnd(9)}                ${seconds} s, ${chaos.killTimes.length} kills (SIGKILL), server restarted ${chaos.serverRestarts} times`,
   );
   console.log(`    sessions finished      ${result.finished}/${specs.length}`);
   console.log(
     `    identical              ${result.identical}/${specs.length}${result.differing.length > 0 ? ` (differ: ${result.differing.join(', ')})` : ''}`,
   );
   console.log(
-    `    calls paid twice       ${result.paidTwice.length}${result.paidTwice.length > 0 ? `, ${inFlight.length} in flight at a kill (first served ${result.paidTwice.map((call) => (Number.isFinite(call.msBeforeKill) ? `${call.msBeforeKill} ms` : 'no kill after')).join(', ')} before it)` : ''}`,
+    `    calls paid twice       ${paid.length}${paid.length > 0 ? `, ${inFlight.length} in flight at a kill (first served ${paid.map((call) => (Number.isFinite(call.msBeforeKill) ? `${call.msBeforeKill} ms` : 'no kill after')).join(', ')} before it)` : ''}`,
   );
   console.log(`    records duplicated     ${result.duplicated}`);
   console.log(`    target                 ${met ? 'met' : 'NOT met'}`);
