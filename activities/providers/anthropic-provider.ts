@@ -1,8 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, StopReason } from '../../core/chat/messages.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import { argumentsObject } from './call-arguments.js';
+import { lazySdk } from './lazy-sdk.js';
 import type { GenerateResponse, Provider } from './provider.js';
 
 /*
@@ -16,6 +17,7 @@ import type { GenerateResponse, Provider } from './provider.js';
  */
 
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
+const anthropicSdk = lazySdk(() => import('@anthropic-ai/sdk'));
 type Block = Anthropic.ContentBlockParam;
 type Turn = Anthropic.MessageParam;
 
@@ -78,8 +80,8 @@ export function anthropicMessages(messages: readonly ChatMessage[]): Turn[] {
 export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = process.env, requestTimeoutMs = REQUEST_TIMEOUT_MS): Provider {
   const apiModel = model.slice('anthropic/'.length);
   let client: Anthropic | undefined;
-  const sdk = () =>
-    (client ??= new Anthropic({
+  const sdk = async () =>
+    (client ??= new (await anthropicSdk.get()).default({
       apiKey: env.ANTHROPIC_API_KEY,
       baseURL: env.ANTHROPIC_BASE_URL || null,
       maxRetries: 0,
@@ -92,9 +94,13 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
     async preflight() {
       if (!env.ANTHROPIC_API_KEY) throw new InputError(`${model}: set ANTHROPIC_API_KEY in the environment`);
     },
-    classify: (error) => classifyApiError(error, Anthropic),
+    classify: (error) => {
+      const sdk = anthropicSdk.loaded();
+      return sdk ? classifyApiError(error, sdk.default) : { errorClass: 'permanent' };
+    },
     async generate(request): Promise<GenerateResponse> {
-      const response = await sdk().messages.create(
+      const api = await sdk();
+      const response = await api.messages.create(
         {
           model: apiModel,
           max_tokens: request.maxOutputTokens,

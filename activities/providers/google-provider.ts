@@ -1,7 +1,8 @@
-import { ApiError, FunctionCallingConfigMode, GoogleGenAI, ThinkingLevel, type GenerateContentConfig } from '@google/genai';
+import type { FunctionCallingConfigMode, GenerateContentConfig, GoogleGenAI, ThinkingLevel } from '@google/genai';
 import { InputError } from '../../core/errors.js';
 import { classifyStatus, retryInfoMs } from './api-errors.js';
 import { geminiContents, geminiReply, geminiStopReason } from './gemini-contents.js';
+import { lazySdk } from './lazy-sdk.js';
 import { modelOptions } from './model-options.js';
 import type { ErrorClassification, GenerateResponse, Provider } from './provider.js';
 
@@ -19,11 +20,17 @@ import type { ErrorClassification, GenerateResponse, Provider } from './provider
  */
 
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
+const googleSdk = lazySdk(() => import('@google/genai'));
+/** The SDK's enums are strings on the wire; naming them here keeps the SDK unloaded until the first call. */
 const LEVELS: Readonly<Record<string, ThinkingLevel>> = {
-  minimal: ThinkingLevel.MINIMAL,
-  low: ThinkingLevel.LOW,
-  medium: ThinkingLevel.MEDIUM,
-  high: ThinkingLevel.HIGH,
+  minimal: 'MINIMAL' as ThinkingLevel,
+  low: 'LOW' as ThinkingLevel,
+  medium: 'MEDIUM' as ThinkingLevel,
+  high: 'HIGH' as ThinkingLevel,
+};
+const CALLING_MODE: Readonly<Record<'auto' | 'required', FunctionCallingConfigMode>> = {
+  auto: 'AUTO' as FunctionCallingConfigMode,
+  required: 'ANY' as FunctionCallingConfigMode,
 };
 
 /** The model id's thinking option as the API's thinkingConfig; none: the model's default. */
@@ -44,7 +51,8 @@ function thinkingConfig(model: string, options: URLSearchParams): GenerateConten
 
 /** 429 and 5xx (with RetryInfo's delay), dropped connections and timeouts are transport errors; the rest permanent. */
 function classifyGoogleError(error: unknown): ErrorClassification {
-  if (error instanceof ApiError) {
+  const sdk = googleSdk.loaded();
+  if (sdk && error instanceof sdk.ApiError) {
     let body: unknown;
     try {
       body = JSON.parse(error.message);
@@ -65,8 +73,8 @@ export function googleProvider(model: string, env: NodeJS.ProcessEnv = process.e
   const thinking = thinkingConfig(model, options);
   const apiKey = env.GOOGLE_API_KEY || env.GEMINI_API_KEY;
   let client: GoogleGenAI | undefined;
-  const sdk = () =>
-    (client ??= new GoogleGenAI({
+  const sdk = async () =>
+    (client ??= new (await googleSdk.get()).GoogleGenAI({
       vertexai: false,
       apiKey,
       httpOptions: { timeout: requestTimeoutMs, ...(env.GOOGLE_GEMINI_BASE_URL && { baseUrl: env.GOOGLE_GEMINI_BASE_URL }) },
@@ -80,7 +88,8 @@ export function googleProvider(model: string, env: NodeJS.ProcessEnv = process.e
     },
     classify: classifyGoogleError,
     async generate(request): Promise<GenerateResponse> {
-      const response = await sdk().models.generateContent({
+      const api = await sdk();
+      const response = await api.models.generateContent({
         model: apiModel,
         contents: geminiContents(request.messages),
         config: {
@@ -101,7 +110,7 @@ export function googleProvider(model: string, env: NodeJS.ProcessEnv = process.e
             ],
             toolConfig: {
               functionCallingConfig: {
-                mode: request.toolChoice === 'required' ? FunctionCallingConfigMode.ANY : FunctionCallingConfigMode.AUTO,
+                mode: CALLING_MODE[request.toolChoice],
               },
             },
           }),

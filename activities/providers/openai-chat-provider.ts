@@ -1,8 +1,9 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatMessage, StopReason } from '../../core/chat/messages.js';
 import { recoverToolCalls } from '../../core/chat/recover-tool-calls.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
+import { lazySdk } from './lazy-sdk.js';
 import type { GenerateResponse, Provider } from './provider.js';
 import { redactSecrets } from '../../secrets/redact.js';
 
@@ -17,6 +18,7 @@ import { redactSecrets } from '../../secrets/redact.js';
  * a tool call the server left in the reply's text is read as a call).
  */
 
+const openAiSdk = lazySdk(() => import('openai'));
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 export interface OpenAiChatOptions {
@@ -78,8 +80,8 @@ export function openAiMessages(system: string, messages: readonly ChatMessage[])
 export function openAiChatProvider(options: OpenAiChatOptions): Provider {
   const { model, apiModel, local } = options;
   let client: OpenAI | undefined;
-  const sdk = () =>
-    (client ??= new OpenAI({
+  const sdk = async () =>
+    (client ??= new (await openAiSdk.get()).default({
       apiKey: options.apiKey ?? 'not-needed',
       baseURL: options.baseURL ?? null,
       maxRetries: 0,
@@ -93,15 +95,19 @@ export function openAiChatProvider(options: OpenAiChatOptions): Provider {
       if (!local && !options.apiKey) throw new InputError(`${model}: set OPENAI_API_KEY in the environment`);
       if (!local) return;
       try {
-        await sdk().models.list({ timeout: 5000 });
+        await (await sdk()).models.list({ timeout: 5000 });
       } catch (error) {
         // A server's error may quote the key back (or the base URL may carry one): nothing of it is printed.
         throw new InputError(redactSecrets(`${model}: cannot reach ${options.baseURL}: ${(error as Error).message.split('\n')[0]}`));
       }
     },
-    classify: (error) => classifyApiError(error, OpenAI),
+    classify: (error) => {
+      const sdk = openAiSdk.loaded();
+      return sdk ? classifyApiError(error, sdk.default) : { errorClass: 'permanent' };
+    },
     async generate(request): Promise<GenerateResponse> {
-      const response = await sdk().chat.completions.create(
+      const api = await sdk();
+      const response = await api.chat.completions.create(
         {
           model: apiModel,
           messages: openAiMessages(request.system, request.messages),

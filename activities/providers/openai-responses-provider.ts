@@ -1,7 +1,8 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatMessage, ModelReply, StopReason } from '../../core/chat/messages.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
+import { lazySdk } from './lazy-sdk.js';
 import type { GenerateResponse, Provider } from './provider.js';
 
 /*
@@ -15,6 +16,7 @@ import type { GenerateResponse, Provider } from './provider.js';
  * without the item ids, which name nothing stored.
  */
 
+const openAiSdk = lazySdk(() => import('openai'));
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 /** The replay format of a Responses API reply: its output items as received. */
@@ -92,8 +94,8 @@ function responsesReply(response: OpenAI.Responses.Response): ModelReply {
 export function openAiResponsesProvider(options: OpenAiResponsesOptions): Provider {
   const { model, apiModel } = options;
   let client: OpenAI | undefined;
-  const sdk = () =>
-    (client ??= new OpenAI({
+  const sdk = async () =>
+    (client ??= new (await openAiSdk.get()).default({
       apiKey: options.apiKey,
       baseURL: options.baseURL ?? null,
       maxRetries: 0,
@@ -106,9 +108,13 @@ export function openAiResponsesProvider(options: OpenAiResponsesOptions): Provid
     async preflight() {
       if (!options.apiKey) throw new InputError(`${model}: set OPENAI_API_KEY in the environment`);
     },
-    classify: (error) => classifyApiError(error, OpenAI),
+    classify: (error) => {
+      const sdk = openAiSdk.loaded();
+      return sdk ? classifyApiError(error, sdk.default) : { errorClass: 'permanent' };
+    },
     async generate(request): Promise<GenerateResponse> {
-      const response = await sdk().responses.create(
+      const api = await sdk();
+      const response = await api.responses.create(
         {
           model: apiModel,
           instructions: request.system,
