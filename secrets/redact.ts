@@ -43,30 +43,38 @@ const SHAPES: readonly [RegExp, string][] = [
 const BASE64_RUN = /[A-Za-z0-9+/_=-]/;
 
 /**
- * The last environment scanned and the credentials it held: every model call
- * and record asks, so the sorted list is kept until a credential variable
- * changes (a test, a reloaded key).
+ * The last environment scanned, the credential variables it held and their
+ * values: every record written asks, and listing the environment's names
+ * costs more than the rest of a record's redaction. So a later ask reads
+ * only the known credential variables and the ones the scan found, and scans
+ * again when any of them changed (a test, a reloaded key). A variable named
+ * like a credential that first appears after the scan is not seen until then.
  */
-let scanned: { readonly env: NodeJS.ProcessEnv; readonly signature: string; readonly secrets: string[] } | undefined;
+let scanned:
+  | { readonly env: NodeJS.ProcessEnv; readonly names: readonly string[]; readonly signature: string; readonly secrets: string[] }
+  | undefined;
 
 const isSecretName = (name: string) => SECRET_VARIABLES.includes(name) || SECRET_NAME.test(name);
 
-/** The values of the credentials configured in the environment, longest first. */
-export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
+function signatureOf(env: NodeJS.ProcessEnv, names: readonly string[]): string {
   let signature = '';
-  // Object.keys: half the time of for…in over process.env, whose every key is looked up again.
-  for (const name of Object.keys(env)) if (isSecretName(name)) signature += `${name}=${env[name] ?? ''}\0`;
-  if (scanned?.env === env && scanned.signature === signature) return scanned.secrets;
-  const secrets = scanSecrets(env);
-  scanned = { env, signature, secrets };
-  return secrets;
+  for (const name of names) signature += `${name}=${env[name] ?? ''}\0`;
+  return signature;
 }
 
-function scanSecrets(env: NodeJS.ProcessEnv): string[] {
+/** The values of the credentials configured in the environment, longest first. */
+export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (scanned?.env === env && signatureOf(env, scanned.names) === scanned.signature) return scanned.secrets;
+  const names = [...new Set([...SECRET_VARIABLES, ...Object.keys(env).filter(isSecretName)])];
+  scanned = { env, names, signature: signatureOf(env, names), secrets: scanSecrets(env, names) };
+  return scanned.secrets;
+}
+
+function scanSecrets(env: NodeJS.ProcessEnv, names: readonly string[]): string[] {
   const values = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (!value || value.trim().length < MIN_SECRET_LENGTH) continue;
-    if (isSecretName(name)) values.add(value.trim());
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value && value.length >= MIN_SECRET_LENGTH) values.add(value);
   }
   return [...values].sort((a, b) => b.length - a.length);
 }

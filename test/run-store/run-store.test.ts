@@ -126,11 +126,13 @@ describe.each(Object.keys(kinds) as (keyof typeof kinds)[])('the run store on %s
 
   it('never stores a configured credential: records are redacted on the way in', async () => {
     const [store] = await kinds[kind]();
-    process.env.ALLOCBENCH_TEST_API_KEY = 'sk-test-credential-0123456789';
+    const saved = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = 'test-credential-0123456789';
     try {
-      await store.appendTranscript(spec, { ...attempt(1, 0), outcome: 'transport-error', error: 'bad key sk-test-credential-0123456789' });
+      await store.appendTranscript(spec, { ...attempt(1, 0), outcome: 'transport-error', error: 'bad key test-credential-0123456789' });
     } finally {
-      delete process.env.ALLOCBENCH_TEST_API_KEY;
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
     }
     const [record] = await store.readTranscriptRecords(spec);
     expect(JSON.stringify(record)).not.toContain('credential-0123456789');

@@ -50,6 +50,17 @@ describe('redactSecrets', () => {
       'hf_abcdefgh',
     ]);
   });
+
+  it('sees a credential variable that changes after the first scan, and one that was set before it', () => {
+    const env: NodeJS.ProcessEnv = { HF_TOKEN: 'hf_abcdefgh', PATH: '/usr/bin' };
+    expect(configuredSecrets(env)).toEqual(['hf_abcdefgh']);
+    env.OPENAI_API_KEY = 'sk-later-0123456789';
+    expect(configuredSecrets(env)).toEqual(['sk-later-0123456789', 'hf_abcdefgh']);
+    env.HF_TOKEN = 'hf_rotated-value';
+    expect(configuredSecrets(env)).toEqual(['sk-later-0123456789', 'hf_rotated-value']);
+    delete env.OPENAI_API_KEY;
+    expect(configuredSecrets(env)).toEqual(['hf_rotated-value']);
+  });
 });
 
 describe('redactRecord and redactedError', () => {
