@@ -43,11 +43,11 @@ const DEV_SERVER_TUNING: Readonly<Record<string, number | string>> = {
    * lock, and a background task waits at most 500 ms for a lock by default
    * before it is put back with a growing delay. With hundreds of children
    * starting at once most missed it: 512 sessions took 55 s to start, about 10
-   * a second; with 2 s they start in 7 (bench:scale, and 512 bare children).
+   * a second; with 2 s, 19 s (bench:scale; 512 bare children 8–12 s).
    */
   'history.cacheNonUserContextLockTimeout': '2s',
   /*
-   * How many of the shard's transfer tasks run at once (512 by default). With
+   * How many transfer tasks the host (here its one shard) runs at once (512 by default). With
    * hundreds of children starting together, hundreds of tasks queued on the
    * sweep's lock at once; the one shard writes to SQLite one transaction at a
    * time anyway, and 16 at once start them sooner: 512 sessions over 4.5–6 s

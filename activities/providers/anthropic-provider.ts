@@ -3,7 +3,7 @@ import type { ChatMessage, StopReason } from '../../core/chat/messages.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import { argumentsObject } from './call-arguments.js';
-import { lazySdk } from './lazy-sdk.js';
+import { lazyClient, lazySdk } from './lazy-sdk.js';
 import type { GenerateResponse, Provider } from './provider.js';
 
 /*
@@ -79,14 +79,16 @@ export function anthropicMessages(messages: readonly ChatMessage[]): Turn[] {
 
 export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = process.env, requestTimeoutMs = REQUEST_TIMEOUT_MS): Provider {
   const apiModel = model.slice('anthropic/'.length);
-  let client: Anthropic | undefined;
-  const sdk = async () =>
-    (client ??= new (await anthropicSdk.get()).default({
-      apiKey: env.ANTHROPIC_API_KEY,
-      baseURL: env.ANTHROPIC_BASE_URL || null,
-      maxRetries: 0,
-      timeout: requestTimeoutMs,
-    }));
+  const sdk = lazyClient(
+    anthropicSdk,
+    (loaded) =>
+      new loaded.default({
+        apiKey: env.ANTHROPIC_API_KEY,
+        baseURL: env.ANTHROPIC_BASE_URL || null,
+        maxRetries: 0,
+        timeout: requestTimeoutMs,
+      }),
+  );
   return {
     model,
     apiModel,
@@ -94,10 +96,7 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
     async preflight() {
       if (!env.ANTHROPIC_API_KEY) throw new InputError(`${model}: set ANTHROPIC_API_KEY in the environment`);
     },
-    classify: (error) => {
-      const sdk = anthropicSdk.loaded();
-      return sdk ? classifyApiError(error, sdk.default) : { errorClass: 'permanent' };
-    },
+    classify: (error) => classifyApiError(error, anthropicSdk.loaded()?.default),
     async generate(request): Promise<GenerateResponse> {
       const api = await sdk();
       const response = await api.messages.create(

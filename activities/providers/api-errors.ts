@@ -61,7 +61,9 @@ export function classifyStatus(status: number, wait: number | undefined, message
   return { errorClass: 'transport', ...(wait !== undefined && { retryAfterMs: wait }), ...(throttled && { throttled }) };
 }
 
-export function classifyApiError(error: unknown, sdk: SdkErrors): ErrorClassification {
+/** `sdk` is undefined before a call has loaded the SDK: no error can then be one of its own. */
+export function classifyApiError(error: unknown, sdk: SdkErrors | undefined): ErrorClassification {
+  if (!sdk) return { errorClass: 'permanent' };
   if (error instanceof sdk.APIConnectionError) return { errorClass: 'transport' };
   if (error instanceof sdk.APIError) {
     const { status, headers, message } = error as Error & { status?: number; headers?: Headers };

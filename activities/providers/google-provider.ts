@@ -1,8 +1,8 @@
-import type { FunctionCallingConfigMode, GenerateContentConfig, GoogleGenAI, ThinkingLevel } from '@google/genai';
+import type { FunctionCallingConfigMode, GenerateContentConfig, ThinkingLevel } from '@google/genai';
 import { InputError } from '../../core/errors.js';
 import { classifyStatus, retryInfoMs } from './api-errors.js';
 import { geminiContents, geminiReply, geminiStopReason } from './gemini-contents.js';
-import { lazySdk } from './lazy-sdk.js';
+import { lazyClient, lazySdk } from './lazy-sdk.js';
 import { modelOptions } from './model-options.js';
 import type { ErrorClassification, GenerateResponse, Provider } from './provider.js';
 
@@ -51,8 +51,8 @@ function thinkingConfig(model: string, options: URLSearchParams): GenerateConten
 
 /** 429 and 5xx (with RetryInfo's delay), dropped connections and timeouts are transport errors; the rest permanent. */
 function classifyGoogleError(error: unknown): ErrorClassification {
-  const sdk = googleSdk.loaded();
-  if (sdk && error instanceof sdk.ApiError) {
+  const loaded = googleSdk.loaded();
+  if (loaded && error instanceof loaded.ApiError) {
     let body: unknown;
     try {
       body = JSON.parse(error.message);
@@ -72,13 +72,15 @@ export function googleProvider(model: string, env: NodeJS.ProcessEnv = process.e
   const { name: apiModel, options } = modelOptions(model, ['thinking_budget', 'thinking_level']);
   const thinking = thinkingConfig(model, options);
   const apiKey = env.GOOGLE_API_KEY || env.GEMINI_API_KEY;
-  let client: GoogleGenAI | undefined;
-  const sdk = async () =>
-    (client ??= new (await googleSdk.get()).GoogleGenAI({
-      vertexai: false,
-      apiKey,
-      httpOptions: { timeout: requestTimeoutMs, ...(env.GOOGLE_GEMINI_BASE_URL && { baseUrl: env.GOOGLE_GEMINI_BASE_URL }) },
-    }));
+  const sdk = lazyClient(
+    googleSdk,
+    (loaded) =>
+      new loaded.GoogleGenAI({
+        vertexai: false,
+        apiKey,
+        httpOptions: { timeout: requestTimeoutMs, ...(env.GOOGLE_GEMINI_BASE_URL && { baseUrl: env.GOOGLE_GEMINI_BASE_URL }) },
+      }),
+  );
   return {
     model,
     apiModel,

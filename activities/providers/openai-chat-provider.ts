@@ -3,7 +3,7 @@ import type { ChatMessage, StopReason } from '../../core/chat/messages.js';
 import { recoverToolCalls } from '../../core/chat/recover-tool-calls.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
-import { lazySdk } from './lazy-sdk.js';
+import { lazyClient, lazySdk } from './lazy-sdk.js';
 import type { GenerateResponse, Provider } from './provider.js';
 import { redactSecrets } from '../../secrets/redact.js';
 
@@ -79,14 +79,16 @@ export function openAiMessages(system: string, messages: readonly ChatMessage[])
 
 export function openAiChatProvider(options: OpenAiChatOptions): Provider {
   const { model, apiModel, local } = options;
-  let client: OpenAI | undefined;
-  const sdk = async () =>
-    (client ??= new (await openAiSdk.get()).default({
-      apiKey: options.apiKey ?? 'not-needed',
-      baseURL: options.baseURL ?? null,
-      maxRetries: 0,
-      timeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-    }));
+  const sdk = lazyClient(
+    openAiSdk,
+    (loaded) =>
+      new loaded.default({
+        apiKey: options.apiKey ?? 'not-needed',
+        baseURL: options.baseURL ?? null,
+        maxRetries: 0,
+        timeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      }),
+  );
   return {
     model,
     apiModel,
@@ -94,17 +96,15 @@ export function openAiChatProvider(options: OpenAiChatOptions): Provider {
     async preflight() {
       if (!local && !options.apiKey) throw new InputError(`${model}: set OPENAI_API_KEY in the environment`);
       if (!local) return;
+      const api = await sdk();
       try {
-        await (await sdk()).models.list({ timeout: 5000 });
+        await api.models.list({ timeout: 5000 });
       } catch (error) {
         // A server's error may quote the key back (or the base URL may carry one): nothing of it is printed.
         throw new InputError(redactSecrets(`${model}: cannot reach ${options.baseURL}: ${(error as Error).message.split('\n')[0]}`));
       }
     },
-    classify: (error) => {
-      const sdk = openAiSdk.loaded();
-      return sdk ? classifyApiError(error, sdk.default) : { errorClass: 'permanent' };
-    },
+    classify: (error) => classifyApiError(error, openAiSdk.loaded()?.default),
     async generate(request): Promise<GenerateResponse> {
       const api = await sdk();
       const response = await api.chat.completions.create(

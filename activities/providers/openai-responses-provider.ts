@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { ChatMessage, ModelReply, StopReason } from '../../core/chat/messages.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
-import { lazySdk } from './lazy-sdk.js';
+import { lazyClient, lazySdk } from './lazy-sdk.js';
 import type { GenerateResponse, Provider } from './provider.js';
 
 /*
@@ -93,14 +93,16 @@ function responsesReply(response: OpenAI.Responses.Response): ModelReply {
 
 export function openAiResponsesProvider(options: OpenAiResponsesOptions): Provider {
   const { model, apiModel } = options;
-  let client: OpenAI | undefined;
-  const sdk = async () =>
-    (client ??= new (await openAiSdk.get()).default({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL ?? null,
-      maxRetries: 0,
-      timeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-    }));
+  const sdk = lazyClient(
+    openAiSdk,
+    (loaded) =>
+      new loaded.default({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL ?? null,
+        maxRetries: 0,
+        timeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      }),
+  );
   return {
     model,
     apiModel,
@@ -108,10 +110,7 @@ export function openAiResponsesProvider(options: OpenAiResponsesOptions): Provid
     async preflight() {
       if (!options.apiKey) throw new InputError(`${model}: set OPENAI_API_KEY in the environment`);
     },
-    classify: (error) => {
-      const sdk = openAiSdk.loaded();
-      return sdk ? classifyApiError(error, sdk.default) : { errorClass: 'permanent' };
-    },
+    classify: (error) => classifyApiError(error, openAiSdk.loaded()?.default),
     async generate(request): Promise<GenerateResponse> {
       const api = await sdk();
       const response = await api.responses.create(
