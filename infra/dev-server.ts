@@ -47,11 +47,12 @@ const DEV_SERVER_TUNING: Readonly<Record<string, number | string>> = {
    */
   'history.cacheNonUserContextLockTimeout': '2s',
   /*
-   * How many transfer tasks the host (here its one shard) runs at once (512 by default). With
-   * hundreds of children starting together, hundreds of tasks queued on the
-   * sweep's lock at once; the one shard writes to SQLite one transaction at a
-   * time anyway, and 16 at once start them sooner: 512 sessions over 4.5–6 s
-   * instead of 16–21 (bench:scale; 512 bare children: 3.3 s instead of 7.8).
+   * How many transfer tasks the host (here its one shard) runs at once, 512
+   * by default. With hundreds of children starting together, hundreds of
+   * tasks queued on the sweep's lock at once; the one shard writes to SQLite
+   * one transaction at a time anyway, and 16 at once start them sooner: 512
+   * sessions over 4.5–6 s instead of 16–21 (bench:scale; 512 bare children:
+   * 3.3 s instead of 7.8).
    */
   'history.transferProcessorSchedulerWorkerCount': 16,
 };

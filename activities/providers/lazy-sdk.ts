@@ -11,36 +11,23 @@ export interface LazySdk<T> {
   loaded(): T | undefined;
 }
 
-export function lazySdk<T>(load: () => Promise<T>): LazySdk<T> {
-  let loading: Promise<T> | undefined;
-  let module: T | undefined;
-  return {
-    // Calls that start together share one import.
-    get: () =>
-      (loading ??= load().then(
-        (loadedModule) => (module = loadedModule),
-        (error: unknown) => {
-          loading = undefined;
-          throw error;
-        },
-      )),
-    loaded: () => module,
-  };
+/** `make` run once and its promise shared by every caller, however many start together; a failed one is dropped, so the next call tries again. */
+function sharedUntilFailure<T>(make: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= make().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    }));
 }
 
-/**
- * A provider's client, made from its SDK by the first call and shared by
- * every call after it, however many start together; a failure to make it is
- * not kept, so the next call tries again.
- */
+export function lazySdk<T>(load: () => Promise<T>): LazySdk<T> {
+  let module: T | undefined;
+  const get = sharedUntilFailure(async () => (module = await load()));
+  return { get, loaded: () => module };
+}
+
+/** A provider's client, made from its SDK by the first call and shared by every call after it. */
 export function lazyClient<T, C>(sdk: LazySdk<T>, make: (module: T) => C): () => Promise<C> {
-  let client: Promise<C> | undefined;
-  return () =>
-    (client ??= sdk
-      .get()
-      .then(make)
-      .catch((error: unknown) => {
-        client = undefined;
-        throw error;
-      }));
+  return sharedUntilFailure(async () => make(await sdk.get()));
 }
