@@ -1,10 +1,36 @@
 import { agentName } from '../core/sweep/session-spec.js';
 import { fixed, percent, table } from './format.js';
-import type { RunResults } from './run-results.js';
+import type { CellResult, RunResults } from './run-results.js';
 
-/** The per-cell table printed after a run or sweep. */
-export function resultsTable(results: RunResults): string {
-  const rows = results.cells.map((cell) => [
+/** The columns of the per-cell table, as the CLI prints them and the viewer shows them. */
+export const CELL_COLUMNS = [
+  'model',
+  'rung',
+  'reskin',
+  'N',
+  'B',
+  'K',
+  'sessions',
+  'items/stream',
+  'Score',
+  'online Score',
+  'online regret',
+  'first-sight',
+  'hazard',
+  'commits/seed',
+  'unresolved',
+  'validity',
+] as const;
+
+/** Columns of text, not numbers (the rest align right). */
+export const CELL_TEXT_COLUMNS = [0, 1, 2, 3, 15];
+
+export const CELL_LEGEND =
+  "Score: Σ net / Σ hindsight optimum. online Score: Σ net / Σ net of policy/optimal (the Bayes-optimal online policy) on the same streams; online regret: policy/optimal's net minus the cell's, per seed.";
+
+/** One cell's row of the per-cell table, in CELL_COLUMNS' order. */
+export function cellRow(cell: CellResult): string[] {
+  return [
     agentName(cell.model, cell.builder),
     cell.rung,
     cell.reskin ?? '–',
@@ -22,30 +48,14 @@ export function resultsTable(results: RunResults): string {
     fixed(cell.pooled?.commitmentsPerSession ?? null),
     percent(cell.pooled?.unresolvedRate ?? null),
     cell.mechanicalFailures > 0 ? `${cell.mechanicalFailures} mechanical` : cell.invalid ? 'INVALID (>10% unresolved)' : 'ok',
-  ]);
-  const header = [
-    'model',
-    'rung',
-    'reskin',
-    'N',
-    'B',
-    'K',
-    'sessions',
-    'items/stream',
-    'Score',
-    'online Score',
-    'online regret',
-    'first-sight',
-    'hazard',
-    'commits/seed',
-    'unresolved',
-    'validity',
   ];
+}
+
+/** The per-cell table printed after a run or sweep. */
+export function resultsTable(results: RunResults): string {
   const r3 = results.cells.filter((cell) => cell.script);
-  const cells = table(header, rows, [0, 1, 2, 3, 15]);
-  const legend =
-    "Score: Σ net / Σ hindsight optimum. online Score: Σ net / Σ net of policy/optimal (the Bayes-optimal online policy) on the same streams; online regret: policy/optimal's net minus the cell's, per seed.";
-  return r3.length === 0 ? `${cells}\n${legend}` : `${cells}\n${legend}\n\n${scriptTable(r3)}`;
+  const cells = table(CELL_COLUMNS, results.cells.map(cellRow), CELL_TEXT_COLUMNS);
+  return r3.length === 0 ? `${cells}\n${CELL_LEGEND}` : `${cells}\n${CELL_LEGEND}\n\n${scriptTable(r3)}`;
 }
 
 /** R3's own diagnostics per cell (paper B.6, F.5); a split agent's first-sight builds are its planner's claims, the rest its builder's work. */

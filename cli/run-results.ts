@@ -4,6 +4,7 @@ import { encodeClasses } from '../core/session/compact-codes.js';
 import { classSequence } from '../core/stream/stream.js';
 import { poolScriptMetrics, type PooledScriptMetrics } from '../core/scripts/pooled-script-metrics.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { armKeyOf, groupByArm } from '../analysis/arms.js';
 import { validity } from '../analysis/stats/decision-rules.js';
 import { onlineOptima, type OnlineOptimumOptions } from '../analysis/online-optimum.js';
@@ -57,9 +58,9 @@ export interface RunResults {
 }
 
 /** policy/optimal's net on the stream of each session that counts (finished, no mechanical failure, not at R3), by session key. */
-async function onlineOptimaOf(
+export async function onlineOptimaOf(
   store: RunStore,
-  summaries: readonly SessionSummary[],
+  summaries: readonly Pick<SummaryCore, 'sessionKey' | 'spec' | 'mechanicalFailure'>[],
   options: OnlineOptimumOptions,
 ): Promise<Map<string, number>> {
   const scored = summaries.filter((s) => !s.mechanicalFailure && s.spec.rung !== 'R3');
@@ -77,7 +78,10 @@ async function onlineOptimaOf(
   return new Map(scored.flatMap((s, i) => (typeof nets[i] === 'number' ? [[s.sessionKey, nets[i]] as const] : [])));
 }
 
-function pooledOnline(summaries: readonly SessionSummary[], optima: ReadonlyMap<string, number> | null): PooledOnlineMetrics | null {
+/** A summary without its per-turn decisions: what pooling a cell reads (the viewer keeps only these in memory). */
+export type SummaryCore = Omit<SessionSummary, 'decisions'>;
+
+function pooledOnline(summaries: readonly SummaryCore[], optima: ReadonlyMap<string, number> | null): PooledOnlineMetrics | null {
   const against = summaries.flatMap((s) => {
     const optimum = optima?.get(s.sessionKey);
     return optimum === undefined ? [] : [{ net: s.metrics.net, online: onlineMetrics(s.metrics.net, optimum) }];
@@ -86,28 +90,24 @@ function pooledOnline(summaries: readonly SessionSummary[], optima: ReadonlyMap<
 }
 
 /**
- * Reads a run directory's summaries and pools them per cell. Never talks to
- * Temporal. With `online`, each cell is also measured against policy/optimal on
- * its streams (which may solve its table: minutes the first time per setting).
+ * The sweep's cells, pooled from the summaries of its sessions (in `specs`'
+ * order; undefined where a session has none): the one place a cell's metrics
+ * are computed, for the CLI's table and the viewer's alike.
  */
-export async function readRunResults(runDir: string, online?: OnlineOptimumOptions): Promise<RunResults> {
-  const store = openRunStore(runDir);
-  const manifest = await readManifest(store);
-  const specs = expandSweep(manifest.config);
-  const readings = await readSweepSummaries(store, specs);
-  const summaries = readings.map((reading) => reading.summary);
-  const begun = await Promise.all(specs.map((spec, index) => (summaries[index] === undefined ? store.hasTranscript(spec) : false)));
-  const finishedSummaries = summaries.filter((s): s is SessionSummary => s !== undefined);
-  const optima = online ? await onlineOptimaOf(store, finishedSummaries, online) : null;
-  const source = manifest.import?.source ?? null;
+export function cellResults(
+  specs: readonly SessionSpec[],
+  summaries: readonly (SummaryCore | undefined)[],
+  source: string | null,
+  optima: ReadonlyMap<string, number> | null,
+): CellResult[] {
   const cells = groupByArm(
     specs.map((spec, index) => ({ spec, summary: summaries[index] })),
     ({ spec }) => armKeyOf(spec, source),
   );
-  const results = cells.map(({ items }): CellResult => {
+  return cells.map(({ items }): CellResult => {
     const spec = (items[0] as (typeof items)[number]).spec;
     const cellSummaries = items.map((item) => item.summary);
-    const finished = cellSummaries.filter((s): s is SessionSummary => s !== undefined);
+    const finished = cellSummaries.filter((s): s is SummaryCore => s !== undefined);
     const valid = finished.filter((s) => !s.mechanicalFailure);
     const pooled = valid.length > 0 ? poolMetrics(valid.map((s) => s.metrics)) : null;
     const scriptMetrics = valid.flatMap((s) => (s.script ? [s.script.metrics] : []));
@@ -129,6 +129,23 @@ export async function readRunResults(runDir: string, online?: OnlineOptimumOptio
       invalid: !validity(valid.map((s) => ({ seed: s.spec.seed, metrics: s.metrics }))).valid,
     };
   });
+}
+
+/**
+ * Reads a run directory's summaries and pools them per cell. Never talks to
+ * Temporal. With `online`, each cell is also measured against policy/optimal on
+ * its streams (which may solve its table: minutes the first time per setting).
+ */
+export async function readRunResults(runDir: string, online?: OnlineOptimumOptions): Promise<RunResults> {
+  const store = openRunStore(runDir);
+  const manifest = await readManifest(store);
+  const specs = expandSweep(manifest.config);
+  const readings = await readSweepSummaries(store, specs);
+  const summaries = readings.map((reading) => reading.summary);
+  const begun = await Promise.all(specs.map((spec, index) => (summaries[index] === undefined ? store.hasTranscript(spec) : false)));
+  const finishedSummaries = summaries.filter((s): s is SessionSummary => s !== undefined);
+  const optima = online ? await onlineOptimaOf(store, finishedSummaries, online) : null;
+  const results = cellResults(specs, summaries, manifest.import?.source ?? null, optima);
   const validSummaries = finishedSummaries.filter((s) => !s.mechanicalFailure);
   const valid = validSummaries.map((s) => s.metrics);
   const sum = (pick: (m: (typeof valid)[number]) => number) => valid.reduce((total, m) => total + pick(m), 0);

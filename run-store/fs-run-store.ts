@@ -9,11 +9,13 @@ import {
   readJsonIfExists,
   type AppendedLine,
   readJsonLines,
+  readJsonLinesWithTorn,
   readJsonLinesAfter,
   reportTornLine,
   START_OF_FILE,
   writeJsonAtomic,
   type LinePosition,
+  type TornLine,
 } from './json-files.js';
 import type { Manifest } from './manifest-record.js';
 import { previousSummaryNumber, runLayout, runParts, type SessionName } from './run-layout.js';
@@ -163,6 +165,10 @@ export class FsRunStore implements RunStore {
 
   readTranscriptRecords(session: SessionName): Promise<TranscriptRecord[]> {
     return readJsonLines<TranscriptRecord>(runLayout.transcript(this.location, session));
+  }
+
+  readTranscriptAsIs(session: SessionName): Promise<{ records: TranscriptRecord[]; torn: TornLine | null }> {
+    return readJsonLinesWithTorn<TranscriptRecord>(runLayout.transcript(this.location, session));
   }
 
   readSummary(session: SessionName): Promise<SessionSummary | undefined> {

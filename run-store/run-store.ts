@@ -1,5 +1,6 @@
 import type { SplitRole } from '../core/rungs/rung.js';
 import type { Stream } from '../core/stream/stream.js';
+import type { TornLine } from './json-files.js';
 import type { Manifest } from './manifest-record.js';
 import type { SessionName } from './run-layout.js';
 import type { SessionSummary } from './session-summary.js';
@@ -81,6 +82,12 @@ export interface RunStore {
   hasTranscript(session: SessionName): Promise<boolean>;
   /** Every record, read afresh (a report, an audit), without the writers' fold. */
   readTranscriptRecords(session: SessionName): Promise<TranscriptRecord[]>;
+  /**
+   * The same, and the final line cut short if there is one (a line being
+   * written as it is read, or a crash), unreported: the viewer shows it with
+   * the session. Object storage writes each record whole, so none there.
+   */
+  readTranscriptAsIs(session: SessionName): Promise<{ records: TranscriptRecord[]; torn: TornLine | null }>;
 
   readSummary(session: SessionName): Promise<SessionSummary | undefined>;
   /** Replaces the summary whole: no reader ever sees part of one. */

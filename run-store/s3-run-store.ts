@@ -176,6 +176,10 @@ export class S3RunStore implements RunStore {
     return [...entry.fold.records];
   }
 
+  async readTranscriptAsIs(session: SessionName): Promise<{ records: TranscriptRecord[]; torn: null }> {
+    return { records: await this.readTranscriptRecords(session), torn: null };
+  }
+
   readSummary(session: SessionName): Promise<SessionSummary | undefined> {
     return this.readJson<SessionSummary>(runParts.summary(session));
   }

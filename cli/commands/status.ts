@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { readManifest } from '../../run-store/manifest.js';
 import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
 import { resolveRunLocation } from '../../run-store/run-location.js';
-import type { ConcurrencyRecord } from '../../run-store/run-store.js';
+import { providerConcurrency, type ProviderConcurrency } from '../../run-store/provider-concurrency.js';
 import { connectClient, targetFromEnv } from '../../infra/temporal-target.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { printJson, table } from '../format.js';
@@ -12,39 +12,6 @@ import { readRunResults, type RunResults } from '../run-results.js';
 /** The runs named, or every run under ./runs. */
 async function runLocations(paths: readonly string[]): Promise<string[]> {
   return paths.length > 0 ? paths.map(resolveRunLocation) : runsUnder('runs');
-}
-
-/** A provider's adaptive limit in a run: the limit its workers last recorded, with what brought it there. */
-export interface ProviderConcurrency {
-  readonly provider: string;
-  /** The most recently changed worker's limit, and its ceiling. */
-  readonly limit: number;
-  readonly ceiling: number;
-  readonly at: string;
-  /** Summed over the workers that recorded one. */
-  readonly cuts: number;
-  readonly throttled: number;
-  readonly workers: number;
-}
-
-async function adaptiveConcurrency(runDir: string): Promise<ProviderConcurrency[]> {
-  const byProvider = new Map<string, ConcurrencyRecord[]>();
-  for (const record of await openRunStore(runDir).readConcurrency()) {
-    byProvider.set(record.provider, [...(byProvider.get(record.provider) ?? []), record]);
-  }
-  return [...byProvider].map(([provider, records]) => {
-    const latest = records.reduce((a, b) => (b.at > a.at ? b : a));
-    const sum = (field: 'cuts' | 'throttled') => records.reduce((total, record) => total + record[field], 0);
-    return {
-      provider,
-      limit: latest.limit,
-      ceiling: latest.ceiling,
-      at: latest.at,
-      cuts: sum('cuts'),
-      throttled: sum('throttled'),
-      workers: records.length,
-    };
-  });
 }
 
 const describeConcurrency = (limits: readonly ProviderConcurrency[]) =>
@@ -88,7 +55,7 @@ export function registerStatus(program: Command): void {
       const runs: RunResults[] = await Promise.all((await runLocations(paths)).map((dir) => readRunResults(dir)));
       for (const line of runs.flatMap((run) => run.unreadable)) process.stderr.write(`allocbench: ${line} (counted as not finished)\n`);
       const running = await runningSessions(runs.map((run) => run.runDir));
-      const concurrency = await Promise.all(runs.map((run) => adaptiveConcurrency(run.runDir)));
+      const concurrency = await Promise.all(runs.map((run) => providerConcurrency(openRunStore(run.runDir))));
       const rows = runs.map((run, i) => ({
         name: run.name,
         runDir: run.runDir,

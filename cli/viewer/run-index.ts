@@ -1,0 +1,177 @@
+import { armKeyOf, groupByArm, type ArmKey } from '../../analysis/arms.js';
+import { expandSweep } from '../../core/sweep/expand-sweep.js';
+import { sessionDirName, sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
+import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
+import type { Manifest } from '../../run-store/manifest-record.js';
+import { readManifest } from '../../run-store/manifest.js';
+import { openRunStore } from '../../run-store/open-run-store.js';
+import { providerConcurrency, type ProviderConcurrency } from '../../run-store/provider-concurrency.js';
+import type { RunStore } from '../../run-store/run-store.js';
+import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
+import { cellResults, type CellResult, type SummaryCore } from '../run-results.js';
+
+/** Where a session stands, as the viewer lists it. */
+export type SessionState = 'waiting' | 'in flight' | 'finished' | 'unreadable';
+
+/** One session of the sweep as the index keeps it: its settings and its summary without the per-turn decisions. */
+export interface IndexedSession {
+  /** Position in the sweep's expansion. */
+  readonly index: number;
+  readonly spec: SessionSpec;
+  readonly key: string;
+  /** Its folder's name: the session's id in the viewer's addresses. */
+  readonly folder: string;
+  /** Index of its cell in `cells()`. */
+  readonly cell: number;
+  state: SessionState;
+  summary?: SummaryCore;
+  /** Why its summary cannot be read (one line). */
+  corrupt?: string;
+}
+
+/** The counts a page refreshes while a sweep runs (what `status` prints, and the spend). */
+export interface LiveCounts {
+  readonly total: number;
+  readonly finished: number;
+  readonly inFlight: number;
+  readonly waiting: number;
+  readonly unreadable: number;
+  readonly mechanicalFailures: number;
+  readonly costUsd: number;
+  /** The run's cost cap in USD; null for none. */
+  readonly runCap: number | null;
+  /** Throttled replies retried under the adaptive limits, over every provider and worker. */
+  readonly throttled: number;
+  readonly providers: readonly ProviderConcurrency[];
+  readonly at: string;
+}
+
+/** Summaries read at once by a refresh. */
+const BATCH = 256;
+
+/**
+ * A run as the viewer holds it: the manifest, the sweep's sessions and, for
+ * each, its summary without the per-turn decisions (about a kilobyte a
+ * session) — never a transcript. Built incrementally: a refresh reads only
+ * the summaries of sessions not yet finished, and whether those have begun.
+ */
+export class RunIndex {
+  readonly sessions: IndexedSession[];
+  readonly cellKeys: readonly ArmKey[];
+  private readonly byFolder: ReadonlyMap<string, IndexedSession>;
+  private refreshing: Promise<void> | undefined;
+  private refreshedAt = 0;
+
+  private constructor(
+    readonly store: RunStore,
+    readonly manifest: Manifest,
+    specs: readonly SessionSpec[],
+  ) {
+    const source = manifest.import?.source ?? null;
+    const groups = groupByArm(
+      specs.map((spec, index) => ({ spec, index })),
+      ({ spec }) => armKeyOf(spec, source),
+    );
+    const cellOf = new Array<number>(specs.length);
+    groups.forEach((group, cell) => group.items.forEach(({ index }) => (cellOf[index] = cell)));
+    this.cellKeys = groups.map((group) => group.key);
+    this.sessions = specs.map((spec, index) => ({
+      index,
+      spec,
+      key: sessionKey(spec),
+      folder: sessionDirName(spec),
+      cell: cellOf[index] as number,
+      state: 'waiting',
+    }));
+    this.byFolder = new Map(this.sessions.map((session) => [session.folder, session]));
+  }
+
+  /** The run at `location`; not a run (no manifest, or one that does not parse) is an InputError naming it. */
+  static async open(location: string): Promise<RunIndex> {
+    const store = openRunStore(location);
+    const manifest = await readManifest(store);
+    const specs = expandSweep(parseSweepConfig(manifest.config, `${store.location}: manifest config`));
+    const index = new RunIndex(store, manifest, specs);
+    await index.refresh(0);
+    return index;
+  }
+
+  get location(): string {
+    return this.store.location;
+  }
+
+  get name(): string {
+    return this.manifest.name;
+  }
+
+  /** Reads what changed unless the last refresh is younger than `maxAgeMs`; one refresh at a time, shared by every caller. */
+  refresh(maxAgeMs = 1000): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    if (Date.now() - this.refreshedAt < maxAgeMs) return Promise.resolve();
+    this.refreshing = this.readChanges().finally(() => {
+      this.refreshedAt = Date.now();
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async readChanges(): Promise<void> {
+    const open = this.sessions.filter((session) => session.state !== 'finished');
+    for (let from = 0; from < open.length; from += BATCH) {
+      const batch = open.slice(from, from + BATCH);
+      const readings = await readSweepSummaries(
+        this.store,
+        batch.map((session) => session.spec),
+      );
+      const begun = await Promise.all(
+        batch.map((session, i) => (readings[i]?.summary || readings[i]?.corrupt ? true : this.store.hasTranscript(session.spec))),
+      );
+      batch.forEach((session, i) => {
+        const reading = readings[i];
+        if (reading?.summary) {
+          // The decisions are the bulk of a summary and are read again with the session itself.
+          // eslint-disable-next-line @typescript-eslint/no-unused-vars
+          const { decisions, ...core } = reading.summary;
+          session.summary = core;
+          session.state = 'finished';
+          delete session.corrupt;
+        } else if (reading?.corrupt) {
+          session.corrupt = reading.corrupt;
+          session.state = 'unreadable';
+        } else session.state = begun[i] ? 'in flight' : 'waiting';
+      });
+    }
+  }
+
+  /** The cells with the CLI's metrics (cellResults), over the summaries read so far; `optima`: policy/optimal's nets by session key. */
+  cells(optima: ReadonlyMap<string, number> | null = null): CellResult[] {
+    return cellResults(
+      this.sessions.map((session) => session.spec),
+      this.sessions.map((session) => session.summary),
+      this.manifest.import?.source ?? null,
+      optima,
+    );
+  }
+
+  session(folder: string): IndexedSession | undefined {
+    return this.byFolder.get(folder);
+  }
+
+  async live(): Promise<LiveCounts> {
+    const count = (state: SessionState) => this.sessions.filter((session) => session.state === state).length;
+    const providers = await providerConcurrency(this.store);
+    return {
+      total: this.sessions.length,
+      finished: count('finished'),
+      inFlight: count('in flight'),
+      waiting: count('waiting'),
+      unreadable: count('unreadable'),
+      mechanicalFailures: this.sessions.filter((session) => session.summary?.mechanicalFailure).length,
+      costUsd: await this.store.runCostUsd(),
+      runCap: this.manifest.config.runCap,
+      throttled: providers.reduce((sum, provider) => sum + provider.throttled, 0),
+      providers,
+      at: new Date().toISOString(),
+    };
+  }
+}
