@@ -1,3 +1,4 @@
+import { InputError } from '../../core/errors.js';
 import { armKeyOf, groupByArm, type ArmKey } from '../../analysis/arms.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { sessionDirName, sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
@@ -11,7 +12,7 @@ import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
 import { cellResults, type CellResult, type SummaryCore } from '../run-results.js';
 
 /** Where a session stands, as the viewer lists it. */
-export type SessionState = 'waiting' | 'in flight' | 'finished' | 'unreadable';
+export type SessionState = 'not read yet' | 'waiting' | 'in flight' | 'finished' | 'unreadable';
 
 /** One session of the sweep as the index keeps it: its settings and its summary without the per-turn decisions. */
 export interface IndexedSession {
@@ -32,6 +33,10 @@ export interface IndexedSession {
 /** The counts a page refreshes while a sweep runs (what `status` prints, and the spend). */
 export interface LiveCounts {
   readonly total: number;
+  /** Sessions the index has read at least once (the first pass over a large run takes a while). */
+  readonly read: number;
+  /** Why the index could not read the run at its last pass. */
+  readonly failure?: string;
   readonly finished: number;
   readonly inFlight: number;
   readonly waiting: number;
@@ -52,8 +57,10 @@ const BATCH = 256;
 /**
  * A run as the viewer holds it: the manifest, the sweep's sessions and, for
  * each, its summary without the per-turn decisions (about a kilobyte a
- * session) — never a transcript. Built incrementally: a refresh reads only
- * the summaries of sessions not yet finished, and whether those have begun.
+ * session) — never a transcript. Built incrementally: the first pass reads
+ * every summary in the background, a batch at a time, and the pages show what
+ * it has read so far; later passes read only the summaries of sessions not yet
+ * finished, and whether those have begun.
  */
 export class RunIndex {
   readonly sessions: IndexedSession[];
@@ -61,6 +68,9 @@ export class RunIndex {
   private readonly byFolder: ReadonlyMap<string, IndexedSession>;
   private refreshing: Promise<void> | undefined;
   private refreshedAt = 0;
+  private read = 0;
+  /** Why the last pass stopped (the store became unreadable), one line; undefined when it ended well. */
+  private failure: string | undefined;
 
   private constructor(
     readonly store: RunStore,
@@ -81,20 +91,28 @@ export class RunIndex {
       key: sessionKey(spec),
       folder: sessionDirName(spec),
       cell: cellOf[index] as number,
-      state: 'waiting',
+      state: 'not read yet',
     }));
     this.byFolder = new Map(this.sessions.map((session) => [session.folder, session]));
   }
 
-  /** The run at `location`; not a run (no manifest, or one that does not parse) is an InputError naming it. */
+  /**
+   * The run at `location`, its first pass started; not a run (no manifest, or
+   * one that does not parse) is an InputError naming it. The first batch of
+   * summaries is read before it returns, so that an unreachable store fails here.
+   */
   static async open(location: string): Promise<RunIndex> {
     const store = openRunStore(location);
     const manifest = await readManifest(store);
     const specs = expandSweep(parseSweepConfig(manifest.config, `${store.location}: manifest config`));
     const index = new RunIndex(store, manifest, specs);
-    await index.refresh(0);
+    await Promise.race([index.refresh(0), index.firstBatch]);
+    if (index.failure !== undefined) throw new InputError(index.failure);
     return index;
   }
+
+  private firstBatchRead: () => void = () => undefined;
+  private readonly firstBatch = new Promise<void>((resolve) => (this.firstBatchRead = resolve));
 
   get location(): string {
     return this.store.location;
@@ -104,14 +122,19 @@ export class RunIndex {
     return this.manifest.name;
   }
 
-  /** Reads what changed unless the last refresh is younger than `maxAgeMs`; one refresh at a time, shared by every caller. */
+  /** Reads what changed unless the last refresh is younger than `maxAgeMs`; one refresh at a time, shared by every caller (a page need not wait for it). */
   refresh(maxAgeMs = 1000): Promise<void> {
     if (this.refreshing) return this.refreshing;
     if (Date.now() - this.refreshedAt < maxAgeMs) return Promise.resolve();
-    this.refreshing = this.readChanges().finally(() => {
-      this.refreshedAt = Date.now();
-      this.refreshing = undefined;
-    });
+    this.refreshing = this.readChanges()
+      .then(
+        () => (this.failure = undefined),
+        (error: unknown) => void (this.failure = (error instanceof Error ? error.message : String(error)).split('\n')[0]),
+      )
+      .finally(() => {
+        this.refreshedAt = Date.now();
+        this.refreshing = undefined;
+      });
     return this.refreshing;
   }
 
@@ -140,7 +163,11 @@ export class RunIndex {
           session.state = 'unreadable';
         } else session.state = begun[i] ? 'in flight' : 'waiting';
       });
+      this.read = Math.max(this.read, this.sessions.length - open.length + from + batch.length);
+      this.firstBatchRead();
     }
+    this.read = this.sessions.length;
+    this.firstBatchRead();
   }
 
   /** The cells with the CLI's metrics (cellResults), over the summaries read so far; `optima`: policy/optimal's nets by session key. */
@@ -162,6 +189,8 @@ export class RunIndex {
     const providers = await providerConcurrency(this.store);
     return {
       total: this.sessions.length,
+      read: this.read,
+      ...(this.failure !== undefined && { failure: this.failure }),
       finished: count('finished'),
       inFlight: count('in flight'),
       waiting: count('waiting'),

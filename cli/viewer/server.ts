@@ -67,7 +67,8 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
     const id = c.req.param('run') ?? '';
     const index = catalog.get(id);
     if (!index) return undefined;
-    await index.refresh();
+    // Pages show what the index holds now; a pass under way goes on behind them.
+    void index.refresh();
     return { id, index };
   };
 
@@ -113,10 +114,13 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
     return c.body(await readFile(path, 'utf8'), 200, { 'content-type': typeOf(path), 'cache-control': 'no-cache' });
   });
 
+  // Browsers ask for it on every page; the viewer has none.
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+
   app.get('/', async (c) => {
     const runs = await Promise.all(
       [...catalog.runs].map(async ([id, index]) => {
-        await index.refresh();
+        void index.refresh();
         return { id, index, live: await index.live() };
       }),
     );
@@ -230,7 +234,6 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
       const index = catalog.get(value.slice(0, slash));
       const session = index?.session(value.slice(slash + 1));
       if (!index || !session) return `no session '${value}'`;
-      await index.refresh();
       const data = await readSession(index, session);
       const href = `${runHref(catalog.idOf(index))}/sessions/${encodeURIComponent(sessionDirName(session.spec))}`;
       return {

@@ -39,8 +39,11 @@ export async function readSession(index: RunIndex, session: IndexedSession): Pro
     if (!(error instanceof CorruptRunDataError)) throw error;
     unreadable = lineOf(error);
   }
-  let summary: SessionSummary | undefined;
-  if (session.state === 'finished') summary = await store.readSummary(session.spec).catch(() => undefined);
+  // Read afresh, not from the index: the session may have finished since its last pass (an unreadable one is the index's to say).
+  const summary = await store.readSummary(session.spec).catch((error: unknown) => {
+    if (error instanceof CorruptRunDataError) return undefined;
+    throw error;
+  });
   let classes: number[] | undefined;
   let problem: string | undefined;
   try {

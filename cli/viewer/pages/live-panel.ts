@@ -19,6 +19,11 @@ export function liveFields(live: LiveCounts): Record<string, string> {
         .map((p) => `${p.provider} ${p.limit}/${p.ceiling} (${p.cuts} cuts${p.workers > 1 ? `, ${p.workers} workers` : ''})`)
         .join('; ') || 'not adapted',
     at: live.at.slice(11, 19),
+    reading: live.failure
+      ? `cannot read the run: ${live.failure}`
+      : live.read < live.total
+        ? `reading summaries: ${live.read}/${live.total}`
+        : '',
   };
 }
 
@@ -41,6 +46,7 @@ export function livePanel(live: LiveCounts, source: string): Html {
       <span class="count">calls throttled ${field('throttled')}</span>
       <span class="count">calls at once (adaptive) ${field('limits')}</span>
       <span class="count muted">read at <span data-field="at">${fields.at}</span></span>
+      <span class="count failure" data-field="reading">${fields.reading}</span>
     </div>
   </section>`;
 }
