@@ -55,6 +55,13 @@ const viewer = await startViewer({ locations: [big, long], host: '127.0.0.1', po
 const indexSeconds = (performance.now() - opened) / 1000;
 const runPage = await timed(`${viewer.url}/runs/big`);
 const openSeconds = (performance.now() - opened) / 1000;
+// The index's first pass goes on behind the first page: wait for it, then weigh what it holds.
+for (;;) {
+  const live = (await (await fetch(`${viewer.url}/api/runs/big/live`)).json()) as { read: number; total: number };
+  if (live.read === live.total) break;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+const indexedSeconds = (performance.now() - opened) / 1000;
 const heapAfter = process.memoryUsage().heapUsed;
 const sessionUrl = `${viewer.url}/runs/long/sessions/${sessionDirName(r3!)}`;
 const sessionPage = await timed(sessionUrl);
@@ -96,7 +103,7 @@ console.log(
   `View benchmark · node ${process.version} · ${specs.length} synthetic sessions (written in ${writeSeconds.toFixed(1)} s, ${mib(runBytes)} on disk)`,
 );
 console.log(
-  `  open a 10,000-session run: index ${indexSeconds.toFixed(2)} s, run page served ${runPage.seconds.toFixed(2)} s (${mib(runPage.bytes)}), ${openSeconds.toFixed(2)} s in all (target < 2 s)`,
+  `  open a 10,000-session run: viewer started ${indexSeconds.toFixed(2)} s, run page served ${runPage.seconds.toFixed(2)} s (${mib(runPage.bytes)}), ${openSeconds.toFixed(2)} s in all (target < 2 s); every summary read after ${indexedSeconds.toFixed(2)} s`,
 );
 console.log(`  heap held after opening: ${mib(heapAfter - heapBefore)} more than before (the run's files: ${mib(runBytes)})`);
 console.log(`  a filtered search (rung and seed): ${filtered.seconds.toFixed(3)} s`);
