@@ -10,7 +10,8 @@ export function resultsTable(results: RunResults): string {
     cell.reskin ?? '–',
     cell.announceN ? 'yes' : 'no',
     String(cell.budget),
-    String(cell.charge),
+    // An economic cell at K = 0 is told the charge rule: it is not the plain cell beside it.
+    cell.economic && cell.charge === 0 ? '0 (stated)' : String(cell.charge),
     `${cell.finished}/${cell.sessions}`,
     fixed(cell.pooled?.itemsPerStream ?? null),
     // The paper does not score R3: its credit mixes allocation with script-writing ability.
@@ -44,7 +45,7 @@ export function resultsTable(results: RunResults): string {
   const r3 = results.cells.filter((cell) => cell.script);
   const cells = table(header, rows, [0, 1, 2, 3, 15]);
   const legend =
-    "Score: Σ net / Σ hindsight optimum. online Score: Σ net / Σ net of policy/optimal (the Bayes-optimal online policy) on the same streams; online regret: policy/optimal's net minus the cell's, per seed.";
+    "K: the charge per commitment ('0 (stated)': an economic cell at K = 0, told the charge rule). Score: Σ net / Σ hindsight optimum. online Score: Σ net / Σ net of policy/optimal (the Bayes-optimal online policy) on the same streams; online regret: policy/optimal's net minus the cell's, per seed.";
   return r3.length === 0 ? `${cells}\n${legend}` : `${cells}\n${legend}\n\n${scriptTable(r3)}`;
 }
 
