@@ -13,6 +13,7 @@ import { registerTrain } from './commands/train.js';
 import { registerRescore } from './commands/rescore.js';
 import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerSchema } from './commands/schema.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerSolve } from './commands/solve.js';
 import { registerStatus } from './commands/status.js';
@@ -20,9 +21,12 @@ import { registerStream } from './commands/stream.js';
 import { registerSweep } from './commands/sweep.js';
 import { registerWorker } from './commands/worker.js';
 import { EXIT, IncompleteRunError } from './exit-status.js';
+import { loadDotEnv } from './dot-env.js';
+import { runVersions } from '../infra/run-versions.js';
 
 const program = new Command('allocbench')
   .description('AllocBench: does an agent spend a limited tool-building budget well?')
+  .version(runVersions().allocbench, '-V, --version', 'print the version')
   .exitOverride();
 registerSolve(program);
 registerStream(program);
@@ -40,12 +44,15 @@ registerCompare(program);
 registerWorker(program);
 registerTrain(program);
 registerRlEnv(program);
+registerSchema(program);
 
 // A full file-size limit (ulimit -f) must fail the write with EFBIG, reported as a full disk, not kill the
 // process: Node ignores SIGXFSZ, but a library that listens for it and stops listening restores the default.
 process.on('SIGXFSZ', () => undefined);
 
 try {
+  // Before parsing: options read their ALLOCBENCH_* defaults from the environment.
+  loadDotEnv();
   await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = exitCodeFor(error);
