@@ -10,9 +10,9 @@ export const ENV_DEFAULTS = {
   seeds: 'ALLOCBENCH_SEEDS',
   /** run --window */
   window: 'ALLOCBENCH_WINDOW',
-  /** run --unit-cap */
+  /** run and sweep --unit-cap */
   unitCap: 'ALLOCBENCH_UNIT_CAP',
-  /** run --cap */
+  /** run and sweep --cap */
   cap: 'ALLOCBENCH_CAP',
   /** run and sweep --temporal-port */
   temporalPort: 'ALLOCBENCH_TEMPORAL_PORT',

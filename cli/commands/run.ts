@@ -28,8 +28,6 @@ interface RunFlags extends ExecutionFlags {
   temperature?: number;
   economic?: boolean;
   strictParse?: boolean;
-  unitCap?: number;
-  cap?: number;
   window: number;
   maxRetryAfter: number;
   magnitude: number;
@@ -80,16 +78,6 @@ export function registerRun(program: Command): void {
       )
       .option('--economic', 'state the charge rule even at K = 0 (an economic cell; implied by --charge above 0)')
       .option('--strict-parse', 'read R0 replies strictly: exactly one DECISION line, no fallback to a leading or stray KEEP/PASS')
-      .addOption(
-        new Option('--unit-cap <usd>', 'cost cap per session (seed) in USD')
-          .argParser(numberIn(0, 1e6, { exclusiveMin: true }))
-          .env(ENV_DEFAULTS.unitCap),
-      )
-      .addOption(
-        new Option('--cap <usd>', 'cost cap for the whole run in USD')
-          .argParser(numberIn(0, 1e6, { exclusiveMin: true }))
-          .env(ENV_DEFAULTS.cap),
-      )
       .addOption(new Option('--window <n>', 'sessions running at once').argParser(integerIn(1, 10_000)).default(8).env(ENV_DEFAULTS.window))
       .option(
         '--max-retry-after <seconds>',

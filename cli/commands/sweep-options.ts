@@ -1,12 +1,14 @@
 import { Option, type Command } from 'commander';
 import { REPLAY_MISSES } from '../../core/sweep/sweep-config.js';
 import { EXIT_STATUS_HELP } from '../exit-status.js';
-import { integerIn } from '../options.js';
+import { integerIn, numberIn } from '../options.js';
 import { ENV_DEFAULTS } from '../env-defaults.js';
 
 /** How a run or sweep reaches Temporal and reports, shared by `run` and `sweep`. */
 export interface ExecutionFlags {
   temporalPort: number;
+  unitCap?: number;
+  cap?: number;
   worker: boolean;
   json?: boolean;
   out?: string;
@@ -20,6 +22,16 @@ export interface ExecutionFlags {
 export function addExecutionOptions(command: Command): Command {
   return command
     .option('--out <dir>', 'run directory, or s3://bucket/prefix (default: runs/<name>)')
+    .addOption(
+      new Option('--unit-cap <usd>', "cost cap per session (seed) in USD (a sweep file's unitCap)")
+        .argParser(numberIn(0, 1e6, { exclusiveMin: true }))
+        .env(ENV_DEFAULTS.unitCap),
+    )
+    .addOption(
+      new Option('--cap <usd>', "cost cap for the whole run in USD, over every worker (a sweep file's runCap)")
+        .argParser(numberIn(0, 1e6, { exclusiveMin: true }))
+        .env(ENV_DEFAULTS.cap),
+    )
     .addOption(
       new Option('--temporal-port <port>', 'gRPC port of the embedded Temporal dev server; its Web UI is on port + 1000')
         .argParser(integerIn(1024, 64_535))

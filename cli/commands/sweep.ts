@@ -43,6 +43,13 @@ function withModels(raw: Record<string, unknown>, models: readonly string[], fil
   return { ...raw, name, models: [...models] };
 }
 
+/** The sweep file with --unit-cap and --cap in place of its unitCap and runCap. */
+const withCaps = (raw: Record<string, unknown>, flags: ExecutionFlags): Record<string, unknown> => ({
+  ...raw,
+  ...(flags.unitCap !== undefined && { unitCap: flags.unitCap }),
+  ...(flags.cap !== undefined && { runCap: flags.cap }),
+});
+
 export function registerSweep(program: Command): void {
   addExecutionOptions(
     program
@@ -61,8 +68,10 @@ export function registerSweep(program: Command): void {
     const raw = await readSweepFile(file);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InputError(`${file}: a sweep is a mapping of settings`);
     const models = flags.model ?? [];
-    const config = validateSweep(withPrices(withModels(raw as Record<string, unknown>, models, file), flags.prices), file, (index) =>
-      models.length > 0 ? `--model ${models[index]}` : `${file}.models.${index}`,
+    const config = validateSweep(
+      withPrices(withCaps(withModels(raw as Record<string, unknown>, models, file), flags), flags.prices),
+      file,
+      (index) => (models.length > 0 ? `--model ${models[index]}` : `${file}.models.${index}`),
     );
     // A streams directory and a recorded run named in a sweep file are relative to the file.
     const relative = (path: string) => (isObjectStoreLocation(path) ? path : resolve(dirname(file), path));

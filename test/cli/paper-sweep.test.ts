@@ -9,7 +9,7 @@ import { projectRoot } from '../../infra/project-root.js';
 import { sourceStreamConfig } from '../../run-store/stream-source.js';
 import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { writeDecisionSeed } from '../importer/authors-format.js';
-import { runCli } from './run-cli.js';
+import { runCli, runCliWith } from './run-cli.js';
 
 const sweepFile = (name: string) => join(projectRoot(), 'sweeps', name);
 const rawSweep = (name: string) => parseYaml(readFileSync(sweepFile(name), 'utf8')) as Record<string, unknown>;
@@ -75,6 +75,19 @@ describe("the paper's protocol as sweep files", () => {
     const haiku = cells.filter((c) => c.model.startsWith('anthropic/'));
     expect(haiku.reduce((sum, c) => sum + c.sessions, 0)).toBe(768);
     expect(haiku.every((c) => (c.typical.costUsd ?? 0) > 0)).toBe(true);
+    // --cap sets the sweep's cost cap: a hosted model the price table lacks is then refused before anything starts.
+    const capped = runCliWith({ OPENAI_API_KEY: 'sk-not-used-0000' }, [
+      'sweep',
+      sweepFile('paper-ladder.yaml'),
+      '--model',
+      'openai/gpt-4o',
+      '--cap',
+      '5',
+      '--out',
+      join(mkdtempSync(join(tmpdir(), 'allocbench-capped-')), 'run'),
+    ]);
+    expect(capped.status).toBe(2);
+    expect(capped.stderr).toMatch(/^allocbench: openai\/gpt-4o: a cost cap is set but the price table has no entry for this model/m);
     const bad = runCli('sweep', sweepFile('paper-ladder.yaml'), '--model', 'nosuch/model', '--estimate');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^allocbench: --model nosuch\/model: /);
