@@ -17,9 +17,13 @@ function agentModel(config: SweepConfig, model: string): AgentModel {
   return { model, price: config.prices[model] ?? null, temperature };
 }
 
+type Grid = Omit<SweepArm, 'name'> & { readonly name?: string };
+
 /** The grids a sweep crosses with its models and seeds: its arms, or its own grid as one arm without a name. */
-function grids(config: SweepConfig): (Omit<SweepArm, 'name'> & { readonly name?: string })[] {
-  return config.arms ?? [config];
+function grids(config: SweepConfig): readonly Grid[] {
+  if (config.arms) return config.arms;
+  const { rungs, budgets, charges, reskins, announceN, economic } = config;
+  return [{ rungs, budgets, charges, reskins, announceN, ...(economic !== undefined && { economic }) }];
 }
 
 /** Every session of the sweep, in a fixed order. */

@@ -126,6 +126,12 @@ describe('a sweep of several arms', () => {
     expect(specs.find((spec) => spec.rung === 'R3')?.tokenCap).toBe(300_000);
   });
 
+  it('files the sessions of a sweep without arms as before arms existed: no arm in their keys', () => {
+    const [first] = expandSweep(parseSweepConfig({ ...minimal, seeds: [2000] }));
+    expect(first).not.toHaveProperty('arm');
+    expect(sessionKey(first as SessionSpec)).toBe('policy/eager/R0/ball/B3-K0/n-hidden/seed-2000');
+  });
+
   it('reads back what it parsed, lists every rung played, and keeps the hash of a sweep without arms', () => {
     const config = parseSweepConfig(armed);
     expect(config.rungs).toEqual(['R0', 'R2', 'R3']);
