@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { projectRoot } from '../../infra/project-root.js';
-import { sourceStreamConfig } from '../../run-store/stream-source.js';
+import { readSourceStream, sourceStreamConfig } from '../../run-store/stream-source.js';
+import { freePort } from '../../infra/ports.js';
 import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { writeDecisionSeed } from '../importer/authors-format.js';
 import { runCli, runCliWith } from './run-cli.js';
@@ -91,6 +92,50 @@ describe("the paper's protocol as sweep files", () => {
     const bad = runCli('sweep', sweepFile('paper-ladder.yaml'), '--model', 'nosuch/model', '--estimate');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^allocbench: --model nosuch\/model: /);
+  });
+});
+
+describe('a sweep of arms through Temporal', () => {
+  it("plays each arm's cells, the ladder's plain K = 0 cell beside the economic one, on the paper's streams", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'allocbench-arms-run-'));
+    const file = join(dir, 'arms.yaml');
+    // paper.yaml's shape, cut to one seed and two arms; its streams are the shipped paper streams.
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'arms',
+        models: ['policy/commit-at-2'],
+        streams: join(projectRoot(), 'sweeps', 'paper-streams'),
+        seeds: [2000],
+        announceN: [true],
+        arms: [
+          { name: 'ladder', rungs: ['R0', 'R1'] },
+          { name: 'economic', rungs: ['R0'], charges: [0, 24], economic: true },
+        ],
+      }),
+    );
+    const out = join(dir, 'run');
+    const run = runCli('sweep', file, '--out', out, '--temporal-port', String(await freePort()), '--json');
+    expect(run.status, run.stderr).toBe(0);
+    const sessions = readdirSync(join(out, 'sessions')).sort();
+    expect(sessions).toEqual([
+      'policy__commit-at-2__economic__R0__ball__B3-K0__n-announced__seed-2000',
+      'policy__commit-at-2__economic__R0__ball__B3-K24__n-announced__seed-2000',
+      'policy__commit-at-2__ladder__R0__ball__B3-K0__n-announced__seed-2000',
+      'policy__commit-at-2__ladder__R1__B3-K0__n-announced__seed-2000',
+    ]);
+    const summary = (session: string) => JSON.parse(readFileSync(join(out, 'sessions', session, 'summary.json'), 'utf8'));
+    const [economicK0, , ladderR0] = sessions.map(summary);
+    expect([ladderR0.spec.economic, economicK0.spec.economic]).toEqual([false, true]);
+    expect(ladderR0.streamHash).toBe((await readSourceStream(join(projectRoot(), 'sweeps', 'paper-streams'), 2000)).hash);
+    // The charge rule is stated to the economic cell alone, K = 0 included.
+    const system = (session: string) =>
+      (JSON.parse(readFileSync(join(out, 'sessions', session, 'transcript.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { system: string })
+        .system;
+    const systems = sessions.map(system);
+    expect(systems[0]).toMatch(/costs nothing/);
+    expect(systems[2]).not.toMatch(/costs nothing/);
+    expect(systems[0]?.replace(/\d+ points?/g, 'K')).toBe(systems[1]?.replace(/\d+ points?/g, 'K'));
   });
 });
 
