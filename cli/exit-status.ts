@@ -1,6 +1,6 @@
 /**
- * The CLI's exit status (documented in `run --help`, `sweep --help` and the
- * README's "Running sessions").
+ * The CLI's exit status (documented in `run --help`, `sweep --help`,
+ * docs/running-resuming-auditing.md and docs/cli.md).
  */
 export const EXIT = {
   ok: 0,

@@ -1,53 +1,21 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --no-node-snapshot --max-semi-space-size=4
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { InputError } from '../core/errors.js';
 import { redactSecrets } from '../secrets/redact.js';
 import { describeFilesystemFault, filesystemFaultOf } from '../run-store/store-errors.js';
-import { registerAnalyze } from './commands/analyze.js';
-import { registerAudit } from './commands/audit.js';
-import { registerCompare } from './commands/compare.js';
-import { registerImport } from './commands/import.js';
-import { registerPanel } from './commands/panel.js';
-import { registerRlEnv } from './commands/rl-env.js';
-import { registerTrain } from './commands/train.js';
-import { registerView } from './commands/view.js';
-import { registerRescore } from './commands/rescore.js';
-import { registerRun } from './commands/run.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerSimulate } from './commands/simulate.js';
-import { registerSolve } from './commands/solve.js';
-import { registerStatus } from './commands/status.js';
-import { registerStream } from './commands/stream.js';
-import { registerSweep } from './commands/sweep.js';
-import { registerWorker } from './commands/worker.js';
 import { EXIT, IncompleteRunError } from './exit-status.js';
+import { loadDotEnv } from './dot-env.js';
+import { buildProgram } from './program.js';
 
-const program = new Command('allocbench')
-  .description('AllocBench: does an agent spend a limited tool-building budget well?')
-  .exitOverride();
-registerSolve(program);
-registerStream(program);
-registerSimulate(program);
-registerSandbox(program);
-registerPanel(program);
-registerRun(program);
-registerSweep(program);
-registerStatus(program);
-registerAudit(program);
-registerRescore(program);
-registerImport(program);
-registerAnalyze(program);
-registerCompare(program);
-registerView(program);
-registerWorker(program);
-registerTrain(program);
-registerRlEnv(program);
+const program = buildProgram();
 
 // A full file-size limit (ulimit -f) must fail the write with EFBIG, reported as a full disk, not kill the
 // process: Node ignores SIGXFSZ, but a library that listens for it and stops listening restores the default.
 process.on('SIGXFSZ', () => undefined);
 
 try {
+  // Before parsing: options read their ALLOCBENCH_* defaults from the environment.
+  loadDotEnv();
   await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = exitCodeFor(error);

@@ -27,15 +27,6 @@ export function numberIn(min: number, max: number, { exclusiveMin = false } = {}
   };
 }
 
-export function oneOf<T extends string>(choices: readonly T[]): (value: string) => T {
-  return (value) => {
-    if (!(choices as readonly string[]).includes(value)) {
-      throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
-    }
-    return value as T;
-  };
-}
-
 /** Seeds as "2000-2023", "2000,2005" or a mix, by the rules a sweep file's seeds follow (core/sweep/seeds.ts): ascending. */
 export function seedList(min: number, max: number): (value: string) => number[] {
   return (value) => {

@@ -26,7 +26,7 @@ export const CELL_COLUMNS = [
 export const CELL_TEXT_COLUMNS = [0, 1, 2, 3, 15];
 
 export const CELL_LEGEND =
-  "Score: Σ net / Σ hindsight optimum. online Score: Σ net / Σ net of policy/optimal (the Bayes-optimal online policy) on the same streams; online regret: policy/optimal's net minus the cell's, per seed.";
+  "K: the charge per commitment ('0 (stated)': an economic cell at K = 0, told the charge rule). Score: Σ net / Σ hindsight optimum. online Score: Σ net / Σ net of policy/optimal (the Bayes-optimal online policy) on the same streams; online regret: policy/optimal's net minus the cell's, per seed.";
 
 /** One cell's row of the per-cell table, in CELL_COLUMNS' order. */
 export function cellRow(cell: CellResult): string[] {
@@ -36,7 +36,8 @@ export function cellRow(cell: CellResult): string[] {
     cell.reskin ?? '–',
     cell.announceN ? 'yes' : 'no',
     String(cell.budget),
-    String(cell.charge),
+    // An economic cell at K = 0 is told the charge rule: it is not the plain cell beside it.
+    cell.economic && cell.charge === 0 ? '0 (stated)' : String(cell.charge),
     `${cell.finished}/${cell.sessions}`,
     fixed(cell.pooled?.itemsPerStream ?? null),
     // The paper does not score R3: its credit mixes allocation with script-writing ability.

@@ -25,6 +25,8 @@ export interface CellResult {
   readonly announceN: boolean;
   readonly budget: number;
   readonly charge: number;
+  /** An economic cell: the charge rule was stated (K = 0 included). */
+  readonly economic: boolean;
   readonly sessions: number;
   readonly finished: number;
   readonly mechanicalFailures: number;
@@ -104,7 +106,7 @@ export function cellResults(
     specs.map((spec, index) => ({ spec, summary: summaries[index] })),
     ({ spec }) => armKeyOf(spec, source),
   );
-  return cells.map(({ items }): CellResult => {
+  return cells.map(({ key, items }): CellResult => {
     const spec = (items[0] as (typeof items)[number]).spec;
     const cellSummaries = items.map((item) => item.summary);
     const finished = cellSummaries.filter((s): s is SummaryCore => s !== undefined);
@@ -119,6 +121,7 @@ export function cellResults(
       announceN: spec.announceN,
       budget: spec.budget,
       charge: spec.charge,
+      economic: key.economic,
       sessions: cellSummaries.length,
       finished: finished.length,
       mechanicalFailures: finished.length - valid.length,

@@ -175,7 +175,7 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
         say: options.say,
       });
     }
-    const result = withProgressBar(handle, sweepResult(handle, options.say), options.progressBar);
+    const result = withProgressBar(handle, sweepResult(handle, options.say), options.progressBar, { store, capUsd: config.runCap });
     await runWorkers(workers, result);
     return await result;
   } finally {

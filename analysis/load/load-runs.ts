@@ -117,7 +117,13 @@ function withoutDuplicates(sessions: readonly LoadedSession[], exclusions: Exclu
   const seen = new Map<string, string>();
   return sessions.filter((session) => {
     const what = `${session.runName}: ${sessionKey(session.spec)}`;
-    const key = [session.source ?? '', sessionKey(session.spec), session.summary.streamHash, session.spec.economic].join('\n');
+    // The arm a sweep filed the session under is not part of what it measured: the same session from a sweep without arms is a duplicate.
+    const key = [
+      session.source ?? '',
+      sessionKey({ ...session.spec, arm: undefined }),
+      session.summary.streamHash,
+      session.spec.economic,
+    ].join('\n');
     const first = seen.get(key);
     if (first !== undefined) {
       exclusions.push({ what, reason: `the same session is already taken from ${first}` });

@@ -40,9 +40,14 @@ import { transcriptPage } from './transcript-page.js';
 export interface ReportSummary {
   readonly outDir: string;
   readonly sessions: number;
+  /** The ids of every table written, the per-seed table last. */
   readonly tables: readonly string[];
+  /** The same tables as data (analyze --json). */
+  readonly tableData: readonly Table[];
   readonly figures: readonly string[];
   readonly exclusions: number;
+  /** What was left out, and why (exclusions.md). */
+  readonly excluded: readonly Exclusion[];
 }
 
 interface Figure {
@@ -313,7 +318,9 @@ export async function writeReport(
     outDir,
     sessions: loaded.sessions.length,
     tables: [...tables.map((t) => t.id), ...(perSeed ? [perSeed.id] : [])],
+    tableData: perSeed ? [...tables, perSeed] : tables,
     figures: figures.map((f) => f.id),
     exclusions: excluded.length,
+    excluded,
   };
 }

@@ -13,14 +13,19 @@ const BOOTSTRAP =
   "Per-arm seed bootstrap: the resamples are the rows of numpy's default_rng(0) (PCG64) integers(0, n, size=(10000, n)) matrix over the n seeds in ascending order; linear-percentile 95% intervals, resamples with an undefined statistic dropped.";
 
 /** Where an arm's sessions came from: the authors' arm path of an import, else the run's name. */
-export const sourceOf = (arm: Arm) => arm.key.source ?? arm.loaded[0]?.runName ?? '';
+/** The authors' arm path of an imported arm; else the run, with the arm of a sweep of several (`paper_x · economic`). */
+export function sourceOf(arm: Arm): string {
+  if (arm.key.source !== null) return arm.key.source;
+  const first = arm.loaded[0];
+  return first?.spec.arm !== undefined ? `${first.runName} · ${first.spec.arm}` : (first?.runName ?? '');
+}
 
 /** Every cell (arm) with its settings, its per-arm intervals and validity (D.2, D.3). */
 export function cellTable(arms: readonly Arm[]): Table {
   return {
     id: 'cells',
     title: 'Per-cell estimates with intervals',
-    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run. Model: a split agent's planner and builder (R3: its commitments are the planner's claims). First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0). ${ONLINE} Resolved turns are the decision turns reached that gave a valid decision; malformed calls had arguments that were not valid (a claim without code), unknown calls named a tool the rung does not have. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
+    caption: `One row per arm. Source: the authors' arm path for an imported arm, else the run (and its arm, in a sweep of several). Model: a split agent's planner and builder (R3: its commitments are the planner's claims). First-sight among commitments, first-sight hazard (committed share of eligible first-occurrence turns, unresolved turns included as passes) and Score (none at R3), pooled over seeds; at R3 a commitment is a hidden class with a script authored on it. ${BOOTSTRAP} Full-budget seeds spent all B commitments; collected and optimum are sums over seeds (Score is their ratio at K = 0). ${ONLINE} Resolved turns are the decision turns reached that gave a valid decision; malformed calls had arguments that were not valid (a claim without code), unknown calls named a tool the rung does not have. A cell is invalid when more than 10% of the decision turns reached are unresolved.`,
     columns: [
       { name: 'Source', format: 'text' },
       { name: 'Model', format: 'text' },

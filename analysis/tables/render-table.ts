@@ -96,3 +96,14 @@ export function toHtml(table: Table): string {
     .join('\n');
   return `<table id="${table.id}"><caption><b>${escapeHtml(table.title)}.</b> ${escapeHtml(table.caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table>`;
 }
+
+/** A table as machine-readable data: each row an object keyed by column name, rates as fractions, intervals as {estimate, low, high}. */
+export function toJsonRows(table: Table): { id: string; title: string; caption: string; rows: Record<string, Cell>[] } {
+  const names = table.columns.map((column) => column.name);
+  return {
+    id: table.id,
+    title: table.title,
+    caption: table.caption,
+    rows: table.rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i] ?? null]))),
+  };
+}

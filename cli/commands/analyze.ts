@@ -3,6 +3,8 @@ import { resolveRunLocation } from '../../run-store/run-location.js';
 import type { Command } from 'commander';
 import { defaultCacheDir } from '../../analysis/online-optimum.js';
 import { writeReport } from '../../analysis/report/write-report.js';
+import { toJsonRows } from '../../analysis/tables/render-table.js';
+import { printJson } from '../format.js';
 
 export function registerAnalyze(program: Command): void {
   program
@@ -10,11 +12,20 @@ export function registerAnalyze(program: Command): void {
     .description("the paper's tables (Markdown, CSV, LaTeX), figures (SVG, PNG) and an offline HTML report from run directories")
     .argument('<run-dir...>', "run directories (runs/<name>), or directories of them such as an import's --out")
     .requiredOption('--out <dir>', 'where to write the report')
-    .action(async (runDirs: string[], flags: { out: string }) => {
+    .option('--json', "also print every table's rows as one JSON object (rates as fractions, intervals as {estimate, low, high})")
+    .action(async (runDirs: string[], flags: { out: string; json?: boolean }) => {
       const summary = await writeReport(runDirs.map(resolveRunLocation), resolve(flags.out), {
         cacheDir: defaultCacheDir(),
         say: (line) => void process.stderr.write(`${line}\n`),
       });
+      if (flags.json)
+        return printJson({
+          report: summary.outDir,
+          sessions: summary.sessions,
+          tables: summary.tableData.map(toJsonRows),
+          figures: summary.figures,
+          excluded: summary.excluded,
+        });
       process.stdout.write(
         `Report in ${summary.outDir}/index.html: ${summary.sessions} sessions, ${summary.tables.length} tables, ${summary.figures.length} figures` +
           `${summary.exclusions > 0 ? `, ${summary.exclusions} exclusions (see exclusions.md)` : ''}.\n`,

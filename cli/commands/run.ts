@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { PANEL_SEEDS } from '../../core/stream/stream-config.js';
 import { MAX_SEED } from '../../core/random/rng.js';
 import { isUrnRung, RUNGS, type Rung } from '../../core/rungs/rung.js';
@@ -6,7 +6,8 @@ import { RESKINS, type Reskin } from '../../core/rungs/vocabulary.js';
 import { InputError } from '../../core/errors.js';
 import { DEFAULT_SCRIPT_SETTINGS, SCRIPT_LIMIT_RANGES } from '../../core/scripts/script-settings.js';
 import { slug } from '../../core/sweep/slug.js';
-import { integerIn, numberIn, oneOf, seedList } from '../options.js';
+import { integerIn, numberIn, seedList } from '../options.js';
+import { ENV_DEFAULTS } from '../env-defaults.js';
 import { withPrices } from '../prices.js';
 import { validateSweep } from '../sweep-validation.js';
 import { executeSweep } from './execute-sweep.js';
@@ -27,8 +28,6 @@ interface RunFlags extends ExecutionFlags {
   temperature?: number;
   economic?: boolean;
   strictParse?: boolean;
-  unitCap?: number;
-  cap?: number;
   window: number;
   maxRetryAfter: number;
   magnitude: number;
@@ -45,20 +44,31 @@ export function registerRun(program: Command): void {
     program
       .command('run')
       .description('run one model (or, at R3, a split agent) at one rung on a seed panel, each seed a durable Temporal session')
-      .option('--model <provider/model>', 'e.g. policy/commit-at-2 (reference policies: eager, commit-at-<k>, bayes)')
-      .requiredOption('--rung <rung>', `framing rung: ${RUNGS.join(', ')}`, oneOf(RUNGS))
-      .option(
-        '--agent <kind>',
-        'plain: one model (--model); split (R3 only): a planner that claims or skips as at R1 and a builder that writes and runs the scripts of the claimed types (--planner, --builder; the same model may be both)',
-        oneOf(['plain', 'split'] as const),
-        'plain',
+      .addOption(
+        new Option('--model <provider/model>', 'e.g. policy/commit-at-2 (reference policies: eager, commit-at-<k>, bayes, optimal)').env(
+          ENV_DEFAULTS.model,
+        ),
+      )
+      .addOption(new Option('--rung <rung>', 'framing rung').choices(RUNGS).makeOptionMandatory())
+      .addOption(
+        new Option(
+          '--agent <kind>',
+          'plain: one model (--model); split (R3 only): a planner that claims or skips as at R1 and a builder that writes and runs the scripts of the claimed types (--planner, --builder; the same model may be both)',
+        )
+          .choices(['plain', 'split'])
+          .default('plain'),
       )
       .option('--planner <provider/model>', 'with --agent split: the model that decides which types to claim')
       .option('--builder <provider/model>', 'with --agent split: the model that writes and runs the scripts')
-      .option('--seeds <list>', 'seeds, e.g. 2000-2023', seedList(0, MAX_SEED), panel)
+      .addOption(
+        new Option('--seeds <list>', 'seeds, e.g. 2000-2023 or 2000,2005')
+          .argParser(seedList(0, MAX_SEED))
+          .default(panel, `${PANEL_SEEDS.first}-${PANEL_SEEDS.last}`)
+          .env(ENV_DEFAULTS.seeds),
+      )
       .option('--budget <B>', 'budget B', integerIn(1, 255), 3)
       .option('--charge <K>', 'visible one-time charge per commitment (economic variant)', numberIn(0, 1_000_000), 0)
-      .option('--reskin <name>', `urn vocabulary for R0 and the probe: ${RESKINS.join(', ')}`, oneOf(RESKINS))
+      .addOption(new Option('--reskin <name>', 'urn vocabulary for R0 and the probe').choices(RESKINS))
       .option('--announce-n', 'disclose the number of classes N')
       .option('--token-cap <n>', 'session token cap, input plus output (default: 300,000 at R3, none at R0–R2)', integerIn(1, 1e9))
       .option(
@@ -68,9 +78,7 @@ export function registerRun(program: Command): void {
       )
       .option('--economic', 'state the charge rule even at K = 0 (an economic cell; implied by --charge above 0)')
       .option('--strict-parse', 'read R0 replies strictly: exactly one DECISION line, no fallback to a leading or stray KEEP/PASS')
-      .option('--unit-cap <usd>', 'cost cap per session (seed) in USD', numberIn(0, 1e6, { exclusiveMin: true }))
-      .option('--cap <usd>', 'cost cap for the whole run in USD', numberIn(0, 1e6, { exclusiveMin: true }))
-      .option('--window <n>', 'sessions running at once', integerIn(1, 10_000), 8)
+      .addOption(new Option('--window <n>', 'sessions running at once').argParser(integerIn(1, 10_000)).default(8).env(ENV_DEFAULTS.window))
       .option(
         '--max-retry-after <seconds>',
         "the longest a provider's Retry-After is waited before a retry (longer requests wait this long)",
@@ -82,11 +90,10 @@ export function registerRun(program: Command): void {
         '--streams-from <dir>',
         "play the streams of this directory instead of the generator's: an authors' arm (seed_<S>/stream.json) or an import",
       )
-      .option(
-        '--r3-end <when>',
-        'R3: stop after the last write (budget-exhausted) or play the whole stream (stream-end)',
-        oneOf(['budget-exhausted', 'stream-end'] as const),
-        'budget-exhausted',
+      .addOption(
+        new Option('--r3-end <when>', 'R3: stop after the last write (budget-exhausted) or play the whole stream (stream-end)')
+          .choices(['budget-exhausted', 'stream-end'])
+          .default('budget-exhausted'),
       )
       .option(
         '--script-timeout-ms <n>',
@@ -100,9 +107,11 @@ export function registerRun(program: Command): void {
         integerIn(...SCRIPT_LIMIT_RANGES.memoryMb),
         DEFAULT_SCRIPT_SETTINGS.memoryMb,
       ),
-  ).action(async (flags: RunFlags) => {
+  ).action(async (flags: RunFlags, command: Command) => {
     if (flags.reskin && !isUrnRung(flags.rung)) throw new InputError('--reskin: applies only to R0 and probe');
-    const players = playersOf(flags);
+    // A default model from the environment (ALLOCBENCH_MODEL) gives way to a split agent's own.
+    const fromEnv = command.getOptionValueSource('model') === 'env';
+    const players = playersOf(flags.agent === 'split' && fromEnv ? { ...flags, model: undefined } : flags);
     const reskin = flags.reskin ?? 'ball';
     const disclosure = flags.announceN ? 'n-announced' : 'n-hidden';
     const name = [

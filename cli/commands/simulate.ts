@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { recipeOf } from '../../core/policies/optimal.js';
@@ -7,7 +7,7 @@ import { MAX_SEED } from '../../core/random/rng.js';
 import { simulate, type StreamPrior } from '../../core/simulate/simulate.js';
 import { DEFAULT_STREAM_CONFIG, parseStreamConfig } from '../../core/stream/stream-config.js';
 import { fixed, percent, printJson } from '../format.js';
-import { integerIn, numberIn, oneOf } from '../options.js';
+import { integerIn, numberIn } from '../options.js';
 import { seedOption } from '../stream-options.js';
 
 interface SimulateFlags {
@@ -45,13 +45,12 @@ export function registerSimulate(program: Command): void {
   program
     .command('simulate')
     .description('mean utility per stream of a reference policy over many simulated streams (Appendix A)')
-    .requiredOption('--policy <name>', `reference policy: ${POLICY_NAMES.join(', ')}`)
+    .addOption(new Option('--policy <name>', 'reference policy').choices(POLICY_NAMES).makeOptionMandatory())
     .option('--k <k>', 'occurrence at which commit-at-k commits', integerIn(1, 1000))
-    .option(
-      '--prior <kind>',
-      'stream source: benchmark (the generator) or dirichlet (Appendix A.1 prior)',
-      oneOf(['benchmark', 'dirichlet'] as const),
-      'benchmark',
+    .addOption(
+      new Option('--prior <kind>', 'stream source: benchmark (the generator) or dirichlet (Appendix A.1 prior)')
+        .choices(['benchmark', 'dirichlet'])
+        .default('benchmark'),
     )
     .option(
       '--alpha <A>',

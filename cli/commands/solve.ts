@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
+import { FAMILY_NAMES } from '../../core/families/family.js';
 import { InputError } from '../../core/errors.js';
 import { getFamily } from '../../core/families/registry.js';
 
@@ -14,8 +15,11 @@ export function registerSolve(program: Command): void {
   program
     .command('solve')
     .description("print a family's gold answer for the given canonical inputs")
-    .argument('<family>', 'family name, e.g. lcg')
-    .requiredOption('--inputs <json>', 'canonical inputs as JSON, e.g. \'{"n": 168, "k": 6}\'')
+    .addArgument(new Argument('<family>', 'the family').choices(FAMILY_NAMES))
+    .requiredOption(
+      '--inputs <json>',
+      'canonical inputs as JSON, under the family\'s upper-case keys, e.g. \'{"N": 168, "K": 6}\' for josephus',
+    )
     .action((name: string, options: { inputs: string }) => {
       const family = getFamily(name);
       const inputs = family.parseInputs(parseJson(options.inputs, '--inputs'));

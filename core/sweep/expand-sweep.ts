@@ -1,6 +1,6 @@
 import { isUrnRung, type Rung } from '../rungs/rung.js';
 import { isLocalModel, type AgentModel, type SessionSpec } from './session-spec.js';
-import { sessionModels, type SweepConfig } from './sweep-config.js';
+import { sessionModels, type SweepArm, type SweepConfig } from './sweep-config.js';
 
 /*
  * A sweep's sessions, apart from its schema (sweep-config.ts): the sweep
@@ -17,40 +17,52 @@ function agentModel(config: SweepConfig, model: string): AgentModel {
   return { model, price: config.prices[model] ?? null, temperature };
 }
 
+type Grid = Omit<SweepArm, 'name'> & { readonly name?: string };
+
+/** The grids a sweep crosses with its models and seeds: its arms, or its own grid as one arm without a name. */
+function grids(config: SweepConfig): readonly Grid[] {
+  if (config.arms) return config.arms;
+  const { rungs, budgets, charges, reskins, announceN, economic } = config;
+  return [{ rungs, budgets, charges, reskins, announceN, ...(economic !== undefined && { economic }) }];
+}
+
 /** Every session of the sweep, in a fixed order. */
 export function expandSweep(config: SweepConfig): SessionSpec[] {
   const specs: SessionSpec[] = [];
   const agent = config.agent.kind === 'split' ? { kind: 'split' as const, builder: agentModel(config, config.agent.builder) } : undefined;
   for (const model of sessionModels(config)) {
     const { price, temperature } = agentModel(config, model);
-    for (const rung of config.rungs) {
-      for (const reskin of isUrnRung(rung) ? config.reskins : [null]) {
-        for (const announceN of config.announceN) {
-          for (const budget of config.budgets) {
-            for (const charge of config.charges) {
-              for (const seed of config.seeds) {
-                specs.push({
-                  model,
-                  rung,
-                  seed,
-                  budget,
-                  charge,
-                  reskin,
-                  announceN,
-                  stream: config.stream,
-                  streams: config.streams,
-                  tokenCap: config.tokenCap === undefined ? defaultTokenCap(rung) : config.tokenCap,
-                  temperature,
-                  economic: config.economic ?? config.charges.some((charge) => charge > 0),
-                  strictParse: config.strictParse,
-                  costCap: config.unitCap,
-                  runCap: config.runCap,
-                  price,
-                  emptyRetries: config.emptyRetries,
-                  maxRetryAfterSeconds: config.maxRetryAfterSeconds,
-                  script: config.r3,
-                  ...(agent && { agent }),
-                });
+    for (const grid of grids(config)) {
+      for (const rung of grid.rungs) {
+        for (const reskin of isUrnRung(rung) ? grid.reskins : [null]) {
+          for (const announceN of grid.announceN) {
+            for (const budget of grid.budgets) {
+              for (const charge of grid.charges) {
+                for (const seed of config.seeds) {
+                  specs.push({
+                    model,
+                    ...(grid.name !== undefined && { arm: grid.name }),
+                    rung,
+                    seed,
+                    budget,
+                    charge,
+                    reskin,
+                    announceN,
+                    stream: config.stream,
+                    streams: config.streams,
+                    tokenCap: config.tokenCap === undefined ? defaultTokenCap(rung) : config.tokenCap,
+                    temperature,
+                    economic: grid.economic ?? grid.charges.some((charge) => charge > 0),
+                    strictParse: config.strictParse,
+                    costCap: config.unitCap,
+                    runCap: config.runCap,
+                    price,
+                    emptyRetries: config.emptyRetries,
+                    maxRetryAfterSeconds: config.maxRetryAfterSeconds,
+                    script: config.r3,
+                    ...(agent && { agent }),
+                  });
+                }
               }
             }
           }

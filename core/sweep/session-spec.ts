@@ -28,6 +28,8 @@ export interface SplitAgent {
 export interface SessionSpec {
   /** `provider/model`, e.g. `policy/commit-at-2`; a split agent's planner. */
   readonly model: string;
+  /** The arm of a sweep with several (sweep-config.ts) that the session belongs to; absent otherwise. */
+  readonly arm?: string;
   readonly rung: Rung;
   readonly seed: number;
   /** The session's budget B (the generator keeps its own trap window, `stream.budget`). */
@@ -112,6 +114,7 @@ export function sessionKey(spec: SessionSpec): string {
   const disclosure = spec.announceN ? 'n-announced' : 'n-hidden';
   return [
     spec.model,
+    ...(spec.arm !== undefined ? [spec.arm] : []),
     spec.rung,
     // A split agent's sessions never share a key (nor a folder, nor a workflow id) with its planner's own.
     ...(spec.agent ? ['split', spec.agent.builder.model] : []),

@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
-import { RUNGS } from '../rungs/rung.js';
+import { isUrnRung, RUNGS, type Rung } from '../rungs/rung.js';
 import { RESKINS, type Reskin } from '../rungs/vocabulary.js';
 import { streamConfigSchema } from '../stream/stream-config.js';
 import { InputError } from '../errors.js';
@@ -88,28 +88,76 @@ const agentSchema = z.discriminatedUnion('kind', [
 
 export type AgentConfig = z.output<typeof agentSchema>;
 
-/**
- * A sweep: the cross product of models, rungs, reskins (urn rungs only), N
- * disclosure, budgets, charges and seeds, one durable session each. `window`,
- * `modelCalls`, `limits`, `heartbeatSeconds` and `replay` shape how it runs, not what it measures.
- */
-const sweepFields = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, dot, dash and underscore')
-    .max(120),
-  /** Required unless a split agent names its models. */
-  models: z.array(z.string().min(1)).min(1).optional(),
-  agent: agentSchema.default({ kind: 'plain' }),
-  rungs: z.array(z.enum(RUNGS)).min(1),
-  seeds: seeds.default([...Array.from({ length: 24 }, (_, i) => 2000 + i)]),
-  budgets: z.array(z.number().int().min(1).max(255)).min(1).default([3]),
-  charges: z.array(z.number().min(0).max(1_000_000)).min(1).default([0]),
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const NAME_RULE = 'use letters, digits, dot, dash and underscore';
+
+/** The grid one arm crosses with the sweep's models and seeds: what a cell of the paper varies. */
+const gridFields = {
+  rungs: z.array(z.enum(RUNGS)).min(1).describe('framing rungs: R0 (the urn), probe (keep/pass tools), R1, R2, R3'),
+  budgets: z.array(z.number().int().min(1).max(255)).min(1).describe('B: commitments allowed per session'),
+  charges: z.array(z.number().min(0).max(1_000_000)).min(1).describe('K: the visible one-time charge per commitment'),
   reskins: z
     .array(z.enum(RESKINS as [Reskin, ...Reskin[]]))
     .min(1)
-    .default(['ball']),
-  announceN: z.array(z.boolean()).min(1).default([false]),
+    .describe('urn vocabularies, played at the urn rungs (R0, probe) only'),
+  announceN: z.array(z.boolean()).min(1).describe('disclose N (the number of problem types)'),
+};
+
+/**
+ * One arm of a sweep with several: its own grid, each field the sweep's own
+ * where left out. Its sessions are filed under its name
+ * (`<model>/<arm>/<rung>/…`), so two arms may differ in what a session key
+ * does not show (an economic cell at K = 0 beside a plain one).
+ */
+const armSchema = z.strictObject({
+  name: z.string().regex(NAME, NAME_RULE).max(60).describe('names the arm in session keys and folders'),
+  rungs: gridFields.rungs.optional(),
+  budgets: gridFields.budgets.optional(),
+  charges: gridFields.charges.optional(),
+  reskins: gridFields.reskins.optional(),
+  announceN: gridFields.announceN.optional(),
+  economic: z.boolean().optional().describe('state the charge rule, K = 0 included (unset: when any of its charges is above 0)'),
+});
+
+/** An arm with every grid field resolved. */
+export interface SweepArm {
+  readonly name: string;
+  readonly rungs: readonly Rung[];
+  readonly budgets: readonly number[];
+  readonly charges: readonly number[];
+  readonly reskins: readonly Reskin[];
+  readonly announceN: readonly boolean[];
+  readonly economic?: boolean;
+}
+
+/**
+ * A sweep: the cross product of models, rungs, reskins (urn rungs only), N
+ * disclosure, budgets, charges and seeds, one durable session each — or, with
+ * `arms`, the union of one such grid per arm over the same models and seeds.
+ * `window`, `modelCalls`, `limits`, `heartbeatSeconds` and `replay` shape how
+ * it runs, not what it measures.
+ */
+const sweepFields = z.strictObject({
+  $schema: z.string().optional().describe('the JSON Schema of sweep files, for editors (allocbench schema sweep); ignored'),
+  name: z.string().regex(NAME, NAME_RULE).max(120).describe('names the sweep and its default run directory, runs/<name>'),
+  /** Required unless a split agent names its models. */
+  models: z.array(z.string().min(1)).min(1).optional().describe('model ids (provider/model, policy/<name>); `sweep --model` replaces them'),
+  agent: agentSchema.default({ kind: 'plain' }),
+  /** Required unless every arm names its rungs; with arms, the rungs any arm plays. */
+  rungs: gridFields.rungs.optional(),
+  seeds: seeds
+    .describe('seeds, a list or text such as "2000-2023" (default: the paper\'s 2000–2023)')
+    .default([...Array.from({ length: 24 }, (_, i) => 2000 + i)]),
+  budgets: gridFields.budgets.default([3]),
+  charges: gridFields.charges.default([0]),
+  reskins: gridFields.reskins.default(['ball']),
+  announceN: gridFields.announceN.default([false]),
+  arms: z
+    .array(armSchema)
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe("several grids over the same models and seeds, each field the sweep's own where an arm leaves it out"),
   stream: streamConfigSchema.default(streamConfigSchema.parse({})),
   streams: z
     .string()
@@ -154,28 +202,103 @@ const sweepFields = z.strictObject({
     .default(60)
     .describe("the longest wait a provider's retry-after is honoured for, in seconds (longer requests wait this long)"),
   r3: scriptSettingsSchema.default(scriptSettingsSchema.parse({})),
-  window: z.number().int().min(1).max(10_000).default(8),
+  window: z.number().int().min(1).max(10_000).default(8).describe('sessions running at once'),
   modelCalls: z.enum(MODEL_CALL_PLACEMENTS).default('in-session').describe('where model calls run: in-session or provider-queue'),
-  limits: z.record(z.string(), providerLimits).default({}),
-  heartbeatSeconds: z.number().min(1).max(3600).default(30),
-  replay: replaySetting.nullable().default(null),
+  limits: z
+    .record(z.string(), providerLimits)
+    .default({})
+    .describe('per provider (openai, anthropic, …, sandbox): calls at once and per second'),
+  heartbeatSeconds: z.number().min(1).max(3600).default(30).describe('how often a running activity reports it is alive, in seconds'),
+  replay: replaySetting.nullable().default(null).describe('answer every model call from a recorded run'),
 });
 
-export const sweepConfigSchema = sweepFields.superRefine((config, context) => {
-  if (config.agent.kind === 'plain') {
-    if (!config.models)
-      context.addIssue({ code: 'custom', path: ['models'], message: 'required but missing (or agent: {kind: split, planner, builder})' });
+type SweepFields = z.output<typeof sweepFields>;
+
+/** Each arm's grid, every field the sweep's own where the arm leaves it out; none without arms. */
+function resolveArms(config: Omit<SweepFields, '$schema'>): SweepArm[] | null {
+  return (
+    config.arms?.map((arm) => ({
+      name: arm.name,
+      rungs: arm.rungs ?? config.rungs ?? [],
+      budgets: arm.budgets ?? config.budgets,
+      charges: arm.charges ?? config.charges,
+      reskins: arm.reskins ?? config.reskins,
+      announceN: arm.announceN ?? config.announceN,
+      ...((arm.economic ?? config.economic) !== undefined && { economic: arm.economic ?? config.economic }),
+    })) ?? null
+  );
+}
+
+/** The cells an arm plays (rung, reskin, N, B, K, economic), each as text: two arms may not play the same one. */
+function armCells(arm: SweepArm): string[] {
+  const economic = arm.economic ?? arm.charges.some((charge) => charge > 0);
+  return arm.rungs.flatMap((rung) =>
+    (isUrnRung(rung) ? arm.reskins : [null]).flatMap((reskin) =>
+      arm.announceN.flatMap((announceN) =>
+        arm.budgets.flatMap((budget) =>
+          arm.charges.map((charge) =>
+            [rung, reskin ?? '', announceN ? 'N disclosed' : 'N hidden', `B${budget}`, `K${charge}`, economic ? 'economic' : '']
+              .filter(Boolean)
+              .join(' '),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function checkArms(config: Omit<SweepFields, '$schema'>, context: z.RefinementCtx): void {
+  if (!config.arms) {
+    if (!config.rungs)
+      context.addIssue({ code: 'custom', path: ['rungs'], message: 'required but missing (or arms, each with its rungs)' });
     return;
   }
-  if (config.models)
-    context.addIssue({
-      code: 'custom',
-      path: ['models'],
-      message: 'leave it out: a split agent names its models as agent.planner and agent.builder',
-    });
-  if (config.rungs.some((rung) => rung !== 'R3'))
-    context.addIssue({ code: 'custom', path: ['rungs'], message: 'the split agent plays R3 only' });
-});
+  const names = new Set<string>();
+  const played = new Map<string, string>();
+  config.arms.forEach((arm, index) => {
+    if (names.has(arm.name)) context.addIssue({ code: 'custom', path: ['arms', index, 'name'], message: `${arm.name} names two arms` });
+    names.add(arm.name);
+    if (!arm.rungs && !config.rungs)
+      context.addIssue({ code: 'custom', path: ['arms', index, 'rungs'], message: "required but missing (or the sweep's rungs)" });
+  });
+  for (const arm of resolveArms(config) ?? []) {
+    for (const cell of armCells(arm)) {
+      const other = played.get(cell);
+      if (other !== undefined && other !== arm.name)
+        context.addIssue({ code: 'custom', path: ['arms'], message: `arms ${other} and ${arm.name} both play ${cell}` });
+      played.set(cell, arm.name);
+    }
+  }
+}
+
+/** Every rung the sweep plays, in the ladder's order. */
+const rungsPlayed = (arms: readonly SweepArm[]): Rung[] => RUNGS.filter((rung) => arms.some((arm) => arm.rungs.includes(rung)));
+
+export const sweepConfigSchema = sweepFields
+  .superRefine((config, context) => {
+    checkArms(config, context);
+    if (config.agent.kind === 'plain') {
+      if (!config.models)
+        context.addIssue({ code: 'custom', path: ['models'], message: 'required but missing (or agent: {kind: split, planner, builder})' });
+      return;
+    }
+    if (config.models)
+      context.addIssue({
+        code: 'custom',
+        path: ['models'],
+        message: 'leave it out: a split agent names its models as agent.planner and agent.builder',
+      });
+    const rungs = config.arms ? rungsPlayed(resolveArms(config) ?? []) : (config.rungs ?? []);
+    if (rungs.some((rung) => rung !== 'R3'))
+      context.addIssue({ code: 'custom', path: ['rungs'], message: 'the split agent plays R3 only' });
+  })
+  .transform((parsed) => {
+    // `$schema` is for editors only: not a setting, so not recorded.
+    const config = Object.fromEntries(Object.entries(parsed).filter(([key]) => key !== '$schema')) as Omit<SweepFields, '$schema'>;
+    const arms = resolveArms(config);
+    // With arms, `rungs` lists every rung played (what the sweep's workers must be ready for).
+    return { ...config, rungs: arms ? rungsPlayed(arms) : (config.rungs as Rung[]), arms };
+  });
 
 export type SweepConfig = z.output<typeof sweepConfigSchema>;
 
@@ -225,6 +348,7 @@ export function experimentHash(config: SweepConfig): string {
     runCap,
     emptyRetries,
     r3,
+    arms,
   } = config;
   const measured = {
     models,
@@ -247,6 +371,8 @@ export function experimentHash(config: SweepConfig): string {
     runCap,
     emptyRetries,
     ...(rungs.includes('R3') && { r3 }),
+    // Sweeps of one grid keep the hash they had before arms existed.
+    ...(arms && { arms }),
   };
   return bytesToHex(sha256(utf8ToBytes(JSON.stringify(measured))));
 }

@@ -31,7 +31,7 @@ describe('allocbench analyze and compare', () => {
     [['analyze', runDir], /--out/],
     [
       ['compare', runDir, '--a', 'policy/commit-at-1', '--b', 'policy/bayes'],
-      /no framing has sessions of both policy\/commit-at-1 and policy\/bayes/,
+      /^allocbench: model B: no model in these runs starts with 'policy\/bayes' \(models: policy\/commit-at-1, policy\/commit-at-2\)$/,
     ],
   ])('reject %j with one line and exit 2', (args, message) => {
     const { status, stderr } = runCli(...args);

@@ -25,7 +25,7 @@ describe('allocbench solve', () => {
   });
 
   it.each([
-    [['solve', 'fibonacci', '--inputs', '{}'], /unknown family 'fibonacci'/],
+    [['solve', 'fibonacci', '--inputs', '{}'], /argument 'family'. Allowed choices are lcg, /],
     [['solve', 'lcg', '--inputs', '{"SEED": 1'], /--inputs: malformed JSON/],
     [['solve', 'lcg', '--inputs', '{"SEED":1,"A":2,"B":3,"M":5}'], /lcg inputs\.K: required but missing/],
     [['solve', 'josephus', '--inputs', '{"N":10,"K":2.5}'], /josephus inputs\.K: expected an integer/],
@@ -76,7 +76,7 @@ describe('allocbench simulate', () => {
   });
 
   it.each([
-    [['simulate', '--policy', 'greedy'], /unknown policy 'greedy'/],
+    [['simulate', '--policy', 'greedy'], /--policy <name>' argument 'greedy' is invalid. Allowed choices are eager, /],
     [['simulate', '--policy', 'eager', '--k', '2'], /--k: applies only to --policy commit-at-k/],
     [['simulate', '--policy', 'eager', '--prior', 'uniform'], /--prior <kind>' argument 'uniform' is invalid/],
     [['simulate', '--policy', 'eager', '--budget', '0'], /--budget <B>' argument '0' is invalid/],

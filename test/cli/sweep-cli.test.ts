@@ -127,7 +127,7 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
 
   it('refuses a cost cap without a price for a hosted model', () => {
     expectRefused(
-      ['run', '--model', 'openai/gpt-5.4-mini-2026-03-17', '--rung', 'R1', '--unit-cap', '2'],
+      ['run', '--model', 'openai/gpt-4o', '--rung', 'R1', '--unit-cap', '2'],
       /a cost cap is set but the price table has no entry/,
       {
         OPENAI_API_KEY: 'sk-test',

@@ -94,6 +94,86 @@ describe('sweep config', () => {
   });
 });
 
+describe('a sweep of several arms', () => {
+  const armed = {
+    name: 'paper',
+    models: ['policy/eager'],
+    seeds: [2000, 2001],
+    announceN: [true],
+    arms: [
+      { name: 'ladder', rungs: ['R0', 'R3'] },
+      { name: 'reskins', rungs: ['R0'], reskins: ['chest', 'quiver'] },
+      { name: 'economic', rungs: ['R0', 'R2'], budgets: [1, 3], charges: [0, 24], economic: true },
+    ],
+  };
+
+  it("crosses each arm's grid with the models and seeds, the sweep's fields where an arm leaves them out", () => {
+    const specs = expandSweep(parseSweepConfig(armed));
+    // ladder 2 rungs + reskins 2 + economic 2 rungs x 2 B x 2 K, each on 2 seeds.
+    expect(specs).toHaveLength((2 + 2 + 8) * 2);
+    expect(specs.every((spec) => spec.announceN)).toBe(true);
+    const r0 = specs.filter((spec) => spec.rung === 'R0' && spec.budget === 3 && spec.charge === 0 && spec.reskin === 'ball');
+    // The ladder's R0 and the economic surface's B3 K0 cell: the same grid point, told the charge rule or not, filed apart.
+    expect(r0.map((spec) => [spec.arm, spec.economic])).toEqual([
+      ['ladder', false],
+      ['ladder', false],
+      ['economic', true],
+      ['economic', true],
+    ]);
+    expect(new Set(specs.map(sessionKey)).size).toBe(specs.length);
+    expect(sessionKey(r0[2] as SessionSpec)).toBe('policy/eager/economic/R0/ball/B3-K0/n-announced/seed-2000');
+    expect(specs.filter((spec) => spec.arm === 'reskins').map((spec) => spec.reskin)).toEqual(['chest', 'chest', 'quiver', 'quiver']);
+    expect(specs.find((spec) => spec.rung === 'R3')?.tokenCap).toBe(300_000);
+  });
+
+  it('files the sessions of a sweep without arms as before arms existed: no arm in their keys', () => {
+    const [first] = expandSweep(parseSweepConfig({ ...minimal, seeds: [2000] }));
+    expect(first).not.toHaveProperty('arm');
+    expect(sessionKey(first as SessionSpec)).toBe('policy/eager/R0/ball/B3-K0/n-hidden/seed-2000');
+  });
+
+  it('reads back what it parsed, lists every rung played, and keeps the hash of a sweep without arms', () => {
+    const config = parseSweepConfig(armed);
+    expect(config.rungs).toEqual(['R0', 'R2', 'R3']);
+    expect(parseSweepConfig(JSON.parse(JSON.stringify(config)))).toEqual(config);
+    expect(experimentHash(parseSweepConfig(JSON.parse(JSON.stringify(config))))).toBe(experimentHash(config));
+    expect(experimentHash(parseSweepConfig({ ...armed, arms: [...armed.arms.slice(0, 2)] }))).not.toBe(experimentHash(config));
+    expect(experimentHash(parseSweepConfig({ ...minimal, $schema: '../config/sweep.schema.json' }))).toBe(
+      'a6a577a8a6cdc2a1de8a5f9d374d804112dd83b285f5805d8a26e43b4a9404b9',
+    );
+    expect(parseSweepConfig({ ...minimal, $schema: 'x' })).not.toHaveProperty('$schema');
+  });
+
+  it.each([
+    [
+      {
+        ...armed,
+        arms: [
+          { name: 'a', rungs: ['R0'] },
+          { name: 'a', rungs: ['R1'] },
+        ],
+      },
+      /^sweep\.arms\.1\.name: a names two arms$/,
+    ],
+    [{ ...armed, arms: [{ name: 'a' }] }, /^sweep\.arms\.0\.rungs: required but missing/],
+    [
+      {
+        ...armed,
+        arms: [
+          { name: 'a', rungs: ['R0'] },
+          { name: 'b', rungs: ['R0', 'R1'] },
+        ],
+      },
+      /^sweep\.arms: arms a and b both play R0 ball N disclosed B3 K0$/,
+    ],
+    [{ ...armed, arms: [{ name: 'a b', rungs: ['R0'] }] }, /^sweep\.arms\.0\.name: use letters/],
+    [{ ...armed, arms: [{ name: 'a', rungs: ['R0'], seeds: [1] }] }, /^sweep\.arms\.0: Unrecognized key/],
+    [{ name: 'x', models: ['policy/eager'] }, /^sweep\.rungs: required but missing/],
+  ])('rejects %j naming the field', (raw, message) => {
+    expect(() => parseSweepConfig(raw)).toThrow(message);
+  });
+});
+
 describe('output limit per call', () => {
   const limit = (model: string, rung: 'R0' | 'R1' | 'R2' | 'R3' = 'R1') =>
     maxOutputTokens(expandSweep(parseSweepConfig({ name: 'limit', models: [model], rungs: [rung], seeds: [2000] }))[0] as SessionSpec);
