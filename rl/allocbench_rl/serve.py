@@ -30,7 +30,8 @@ from .config import ConfigError, from_dict
 from .env import Reply
 from .logprobs import Row, score
 from .model import Policy, load_policy, pick_device
-from .sampling import choose, generate
+from .engine import choose
+from .sampling import generate
 
 DEFAULT_MAX_TOKENS = 512
 
@@ -78,7 +79,7 @@ class Server:
             used = len(generated.content_ids) + int(generated.stopped)
             return content, "stop" if generated.stopped else "length", len(prompt), used
         candidates = self._candidates(conversation.tools)
-        closed = [tokens.reply(conversation, reply)[0] for reply, _ in candidates]
+        closed = [tokens.candidate(conversation, reply) for reply, _ in candidates]
         self.policy.model.eval()
         with torch.no_grad():
             scored = score(self.policy, [Row(base=prompt, branches=[(len(prompt), ids) for ids in closed])])[0]
