@@ -62,10 +62,14 @@ def _episode_terms(
     old = torch.tensor([d.behaviour_logprob for d in episode.decisions], device=new.device)
     advantage = torch.tensor(advantages, device=new.device)
     ratio = torch.exp(new - old)
-    surrogate = torch.minimum(ratio * advantage, torch.clamp(ratio, 1 - config.clip, 1 + config.clip) * advantage)
+    if config.clip is None:  # no clip: the plain policy gradient, ratio-weighted
+        surrogate, clipped = ratio * advantage, torch.zeros_like(ratio, dtype=torch.bool)
+    else:
+        surrogate = torch.minimum(ratio * advantage, torch.clamp(ratio, 1 - config.clip, 1 + config.clip) * advantage)
+        clipped = ((ratio - 1).abs() > config.clip).detach()
     kl = new - reference
     loss = (-surrogate + config.kl_weight * kl).mean()
-    return loss, kl.detach(), ((ratio - 1).abs() > config.clip).detach()
+    return loss, kl.detach(), clipped
 
 
 def batch_loss(
