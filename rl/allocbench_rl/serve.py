@@ -25,7 +25,7 @@ from typing import Any
 import torch
 
 from .chat import EpisodeTokens, from_openai, tool_call_text, tools_from_openai
-from .checkpoint import RunDir, step_name
+from .checkpoint import RunDir
 from .config import ConfigError, from_dict
 from .env import Reply
 from .logprobs import Row, score
@@ -186,15 +186,7 @@ def load_server(run: Path, step: int | None, base: bool, constrained: bool, text
     policy = load_policy(config.model, pick_device(config.device, config.cpu_threads), config.run_seed)
     if base:
         return Server(policy, name, True, constrained, text_candidates), f"{name}: the base model of {run} (adapter off)"
-    finished = [line["step"] for line in directory.finished_steps()]
-    if not finished:
-        raise ConfigError(f"serve: {run} has no finished step yet")
-    if step is None or step == finished[-1]:
-        step, adapter = finished[-1], run / "checkpoint" / "adapter"
-    else:
-        adapter = run / "checkpoints" / step_name(step)
-    if not (adapter / "adapter_config.json").exists():
-        raise ConfigError(f"serve: no adapter of step {step} in {run} (keepCheckpoints: all keeps every step's)")
+    step, adapter = directory.adapter(step)
     policy.load_adapter(adapter)
     return Server(policy, name, False, constrained, text_candidates), f"{name}: {run} after step {step}"
 
