@@ -59,6 +59,10 @@ def write_merged(config: Config, adapter: tuple[int, Path] | None, into: Path) -
     else:
         policy.load_adapter(adapter[1])
         merged, what = policy.model.merge_and_unload(), step_name(adapter[0])
+    if getattr(merged, "hf_quantizer", None) is not None:
+        # A model read from GGUF is dequantized as it loads, but transformers' marker of its origin refuses to save it.
+        merged.hf_quantizer = None
+        merged.config.__dict__.pop("quantization_config", None)
     merged.save_pretrained(str(into))
     policy.tokenizer.save_pretrained(str(into))
     return what
