@@ -109,7 +109,8 @@ class Config:
     learning_rate: float = 6.0e-5
     weight_decay: float = 0.01
     grad_clip: float = 1.0
-    clip: float = 0.2
+    clip: float | None = 0.2
+    """PPO's ratio clip ε; null: no clip (the plain policy gradient of the authors' GRPO pilots)."""
     kl_weight: float = 0.05
     kl: KlConfig = field(default_factory=KlConfig)
     logprob_temperature: Literal["sampling", "one"] = "sampling"
@@ -218,7 +219,8 @@ def _check(config: Config) -> None:
     need(config.first_seed >= 0 and config.run_seed >= 0, "firstSeed and runSeed must not be negative")
     need(config.temperature > 0, "temperature must be positive (rollouts sample)")
     need(config.learning_rate > 0 and config.weight_decay >= 0, "learningRate must be positive, weightDecay not negative")
-    need(config.grad_clip > 0 and config.clip > 0 and config.kl_weight >= 0, "gradClip and clip must be positive, klWeight not negative")
+    clip_ok = config.clip is None or config.clip > 0
+    need(config.grad_clip > 0 and clip_ok and config.kl_weight >= 0, "gradClip and clip must be positive (clip may be null), klWeight not negative")
     c = config.critic
     need(c.hidden >= 1 and c.learning_rate > 0 and c.max_iterations >= 1 and c.patience >= 1, "critic settings must be positive")
     last = config.first_seed + config.seeds_per_step * config.steps - 1

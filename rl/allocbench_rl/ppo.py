@@ -122,12 +122,16 @@ def _episode_terms(
     old = torch.tensor([d.behaviour_logprob for d in episode.decisions], device=device)
     advantage = torch.tensor(advantages, device=device)
     ratio = torch.exp(new - old)
-    surrogate = torch.minimum(ratio * advantage, torch.clamp(ratio, 1 - config.clip, 1 + config.clip) * advantage)
+    if config.clip is None:  # no clip: the plain policy gradient, ratio-weighted
+        surrogate, clipped = ratio * advantage, torch.zeros_like(ratio, dtype=torch.bool)
+    else:
+        surrogate = torch.minimum(ratio * advantage, torch.clamp(ratio, 1 - config.clip, 1 + config.clip) * advantage)
+        clipped = ((ratio - 1).abs() > config.clip).detach()
     loss = -surrogate
     if config.kl.placement == "loss" and config.kl_weight > 0:
         kl = torch.stack([kl_estimate(u - ref.to(device), config.kl.estimator).mean() for (u, _), ref in zip(units, reference)])
         loss = loss + config.kl_weight * kl
-    return loss.mean(), ((ratio - 1).abs() > config.clip).detach()
+    return loss.mean(), clipped
 
 
 def batch_loss(

@@ -128,9 +128,8 @@ class Trainer:
         features = env.probe_features(config.env)
         device = pick_device(config.device, config.cpu_threads)
         self.policy = load_policy(config.model, device, config.run_seed)
-        sampling = sampling_settings(self.policy, config.temperature, scoring_temperature(config))
-        self.run.prepare(settings_for(config, features, sampling))
-        log(describe(sampling))
+        self.sampling = sampling_settings(self.policy, config.temperature, scoring_temperature(config))
+        self.run.prepare(settings_for(config, features, self.sampling))
         self.optimizer = torch.optim.AdamW(self.policy.trainable(), lr=config.learning_rate, weight_decay=config.weight_decay)
         self.critic = Critic(config.critic, features, config.run_seed) if config.algorithm == "ppo" else None
         self.history = self.run.finished_steps()
@@ -255,6 +254,7 @@ class Trainer:
             if self.next_step >= steps:
                 self.log(f"already finished: {steps} steps in {self.run.path}")
                 return
+            self.log(describe(self.sampling))
             if self.next_step > 0:
                 self.log(f"resuming after step {self.next_step}/{steps}")
             for step in range(self.next_step, steps):
