@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,33 +20,17 @@ from pathlib import Path
 
 from .checkpoint import RunDir, step_name
 from .config import Config, ConfigError, from_dict
+from .llama_cpp_source import LLAMA_CPP_BUNDLE, CheckoutError, checkout
 from .model import load_policy, pick_device
 
 TYPES = ("q8_0", "f16", "bf16", "f32")
 """The converter's output types (its ternary ones aside); other quantizations need llama.cpp's llama-quantize."""
 
-LLAMA_CPP_BUNDLE = Path(__file__).resolve().parents[2] / "node_modules" / "node-llama-cpp" / "llama" / "gitRelease.bundle"
 CONVERTER_PATHS = ("convert_hf_to_gguf.py", "conversion", "gguf-py")
 
 
 class ExportError(RuntimeError):
     """The converter failed: the message is the one line the user sees."""
-
-
-def checkout_converter(bundle: Path, into: Path) -> Path:
-    """llama.cpp's converter from node-llama-cpp's bundle of llama.cpp's source; returns the script."""
-    if not bundle.is_file():
-        raise ConfigError(f"export: llama.cpp's converter comes from node-llama-cpp's package, and {bundle} is missing: run npm ci")
-    if shutil.which("git") is None:
-        raise ConfigError(f"export: git is needed to unpack llama.cpp's converter from {bundle}")
-    for command in (
-        ["git", "clone", "--quiet", "--no-checkout", str(bundle), str(into)],
-        ["git", "-C", str(into), "checkout", "--quiet", "HEAD", "--", *CONVERTER_PATHS],
-    ):
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise ExportError(f"export: cannot unpack llama.cpp's converter from {bundle}: {_last_line(done.stderr)}")
-    return into / CONVERTER_PATHS[0]
 
 
 def write_merged(config: Config, adapter: tuple[int, Path] | None, into: Path) -> str:
@@ -76,7 +59,7 @@ def export(run: Path, step: int | None, kind: str, out: Path | None, base: bool,
     config = from_dict(directory.settings()["config"])
     adapter = None if base else directory.adapter(step)
     with tempfile.TemporaryDirectory(prefix="allocbench-export-") as scratch:
-        converter = checkout_converter(bundle, Path(scratch) / "llama.cpp")
+        converter = checkout(CONVERTER_PATHS, Path(scratch) / "llama.cpp", bundle) / CONVERTER_PATHS[0]
         merged = Path(scratch) / "merged"
         what = write_merged(config, adapter, merged)
         target = out or run / "gguf" / f"{what}.{kind}.gguf"
@@ -116,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 2
-    except ExportError as error:
+    except (ExportError, CheckoutError) as error:
         print(error, file=sys.stderr)
         return 1
     print(f"wrote {path} ({path.stat().st_size / 2**20:.1f} MiB, {args.type})", flush=True)

@@ -32,6 +32,8 @@ class UpdateStats:
     entropy: float
     """Mean entropy per unit of the policy that acted (reply tokens, or the choice between candidates)."""
     clip_fraction: float
+    ratio_deviation: float
+    """max |ratio − 1| before the first optimizer step: 0 up to float error when scoring matches the rollout."""
 
 
 def kl_estimate(log_ratio: torch.Tensor, estimator: str) -> torch.Tensor:
@@ -116,7 +118,7 @@ def rollout_kl(episodes: list[EpisodeRollout], reference: list[list[torch.Tensor
 def _episode_terms(
     units: list[tuple[torch.Tensor, torch.Tensor | None]], episode: EpisodeRollout, advantages: list[float], reference: list[torch.Tensor], config: Config
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """(loss, per-decision clipped flag) of one episode."""
+    """(loss, per-decision clipped flag, per-decision ratio) of one episode."""
     device = units[0][0].device
     new = torch.stack([u.mean() for u, _ in units])
     old = torch.tensor([d.behaviour_logprob for d in episode.decisions], device=device)
@@ -131,7 +133,7 @@ def _episode_terms(
     if config.kl.placement == "loss" and config.kl_weight > 0:
         kl = torch.stack([kl_estimate(u - ref.to(device), config.kl.estimator).mean() for (u, _), ref in zip(units, reference)])
         loss = loss + config.kl_weight * kl
-    return loss.mean(), clipped
+    return loss.mean(), clipped, ratio.detach()
 
 
 def batch_loss(
@@ -155,7 +157,7 @@ def ppo_update(
     """`config.epochs` optimizer steps on the batch; the model has no dropout, so train mode scores as the rollout did."""
     parameters = policy.trainable()
     temperature = scoring_temperature(config)
-    losses, clipped, entropies = [], [], []
+    losses, clipped, entropies, first_ratios = [], [], [], []
     for epoch in range(config.epochs):
         policy.model.train()
         optimizer.zero_grad(set_to_none=True)
@@ -169,6 +171,7 @@ def ppo_update(
             clipped += [t[1] for t in terms]
             if epoch == 0:
                 entropies += [h for e in units for _, h in e if h is not None]
+                first_ratios += [t[2] for t in terms]
         torch.nn.utils.clip_grad_norm_(parameters, config.grad_clip)
         optimizer.step()
         losses.append(total)
@@ -177,4 +180,5 @@ def ppo_update(
         loss=sum(losses) / len(losses),
         entropy=float(torch.cat(entropies).double().mean()) if entropies else float("nan"),
         clip_fraction=float(torch.cat(clipped).float().mean()),
+        ratio_deviation=float((torch.cat(first_ratios) - 1).abs().max()),
     )

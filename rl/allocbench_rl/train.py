@@ -178,11 +178,15 @@ class Trainer:
 
     def step(self, step: int, force_gate: bool = False) -> dict[str, Any]:
         """Runs and commits one outer step; returns its steps.jsonl line."""
-        c, started = self.config, time.perf_counter()
+        started = time.perf_counter()
         if self.policy.device.type == "cuda":
             torch.cuda.reset_peak_memory_stats(self.policy.device)
         stats = RolloutStats()
-        rollouts = self.rollouts(step, stats)
+        return self.learn(step, self.rollouts(step, stats), stats, started, force_gate)
+
+    def learn(self, step: int, rollouts: list[EpisodeRollout], stats: RolloutStats, started: float, force_gate: bool = False) -> dict[str, Any]:
+        """The rest of a step from its rollouts (begun at `started`): critic, gate, update, commit."""
+        c = self.config
         seeds = c.step_seeds(step)
         heuristics = self.env.baselines(seeds, c.env.budget, c.env.length)
         rolled = time.perf_counter()
@@ -227,6 +231,7 @@ class Trainer:
             "meanKl": rollout_kl(rollouts, reference),
             "entropy": update.entropy,
             "clipFraction": update.clip_fraction,
+            "ratioDeviation": update.ratio_deviation,
             "tokensEncodedPerDecision": stats.tokens_encoded / stats.decisions,
         }
         if gate is not None:

@@ -42,7 +42,7 @@ def test_null_clip_keeps_the_gradient_that_a_clip_cuts() -> None:
         new = torch.tensor([-0.5, -1.5], requires_grad=True)
         config = dataclasses.replace(Config(), clip=clip, kl_weight=0.0)
         units = [(new[i : i + 1], None) for i in range(2)]  # one unit a decision
-        loss, clipped = _episode_terms(units, episode, advantages, [torch.zeros(1)] * 2, config)  # type: ignore[arg-type]
+        loss, clipped, _ = _episode_terms(units, episode, advantages, [torch.zeros(1)] * 2, config)  # type: ignore[arg-type]
         loss.backward()
         grads[clip], flags[clip] = new.grad, clipped.tolist()
     assert torch.equal(grads[0.2], torch.zeros(2)) and flags[0.2] == [True, True]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from allocbench_rl import serve
-from allocbench_rl.config import Config, ConfigError
+from allocbench_rl.config import ConfigError
 from allocbench_rl.env import EnvClient
 from allocbench_rl.train import Trainer
 
