@@ -59,11 +59,14 @@ EngineFactory = Callable[[Policy, list[str], float, "torch.Generator | None", fl
 
 
 def draw(logits: torch.Tensor, temperature: float, generator: torch.Generator | None) -> torch.Tensor:
-    """One id per row of `logits`: from softmax(logits / T), or the argmax at T = 0."""
+    """One id per row of `logits`: from softmax(logits / T) by inverting its distribution function at one
+    uniform draw per row (torch.multinomial is many times slower over a large vocabulary on the CPU), or
+    the argmax at T = 0."""
     if temperature == 0:
         return torch.argmax(logits, dim=-1)
-    probabilities = torch.softmax(logits.double() / temperature, dim=-1)
-    return torch.multinomial(probabilities, 1, generator=generator).squeeze(-1)
+    cumulative = torch.softmax(logits.double() / temperature, dim=-1).cumsum(dim=-1)
+    uniform = torch.rand((logits.shape[0], 1), generator=generator, dtype=torch.float64, device=logits.device)
+    return torch.searchsorted(cumulative, uniform * cumulative[:, -1:], right=True).squeeze(-1).clamp_(max=logits.shape[-1] - 1)
 
 
 def choose(sequence_logprobs: torch.Tensor, temperature: float, generator: torch.Generator | None) -> int:
@@ -158,15 +161,10 @@ class TorchEngine:
                 sees[r, offset : offset + k, start:prompt_width] = True
                 sees[r, offset : offset + k, offset : offset + k] = torch.tril(torch.ones(k, k, dtype=torch.bool))
                 offset += k
-            for slot in range(width):
-                sees[r, slot, slot] = True  # a hole sees itself, so no row of the mask is empty
+        sees |= torch.eye(width, dtype=torch.bool)  # a hole sees itself, so no row of the mask is empty
         past = self.mask[:, None, :].expand(rows, width, self.mask.shape[1])
         attention = torch.cat([past, sees.to(self.device)], dim=2)
         return ids.to(self.device), real.to(self.device), positions.to(self.device), attention
-
-    def _logprobs(self, hidden: torch.Tensor, temperature: float) -> torch.Tensor:
-        logits = self.lm.get_output_embeddings()(hidden).float()
-        return torch.log_softmax(logits / temperature, dim=-1) if temperature > 0 else torch.log_softmax(logits, dim=-1)
 
     @torch.no_grad()
     def sample(self, prompts: dict[str, list[int]], max_new_tokens: int) -> dict[str, Sampled]:
@@ -187,25 +185,23 @@ class TorchEngine:
             logits = self.lm.get_output_embeddings()(hidden[active]).float()
             tokens = draw(logits, self.temperature, self.generator)
             scored = torch.log_softmax(logits / self.scoring_temperature, dim=-1).gather(1, tokens[:, None]).squeeze(1)
-            step = torch.full((rows,), self.pad, dtype=torch.long, device=self.device)
-            for i, r in enumerate(active):
+            step, fed = [self.pad] * rows, [False] * rows
+            for r, token, logprob in zip(active, tokens.tolist(), scored.tolist()):  # one transfer from the device per step
                 if r not in running:
                     continue
-                token = int(tokens[i])
                 sampled[r].append(token)
-                logprobs[r].append(float(scored[i]))
+                logprobs[r].append(logprob)
                 if token in self.stops or len(sampled[r]) >= max_new_tokens:
                     running.discard(r)
                 else:
-                    step[r] = token
+                    step[r], fed[r] = token, True
             if not running:
                 break
-            feeding = torch.zeros((rows, 1), dtype=torch.bool, device=self.device)
-            feeding[sorted(running)] = True
+            feeding = torch.tensor(fed, device=self.device)[:, None]
             # Each row sees its real slots and this one; a row not fed sees only its own (hole) slot.
             attention = torch.cat([self.mask[:, None, :], torch.ones((rows, 1, 1), dtype=torch.bool, device=self.device)], dim=2)
             positions = self._next_positions()[:, None]
-            hidden = self._forward(step[:, None], feeding, positions, attention)[:, -1]
+            hidden = self._forward(torch.tensor(step, device=self.device)[:, None], feeding, positions, attention)[:, -1]
             for r in running:
                 self.cached[r].append(sampled[r][-1])
         return {
@@ -220,23 +216,31 @@ class TorchEngine:
         ids, real, positions, attention = self._causal_chunk(fresh, tails)
         prompt_width = max(len(t) for t in fresh.values())
         hidden = self._forward(ids, real, positions, attention)
-        logprobs = self._logprobs(hidden, 1.0)
-        choices, kept = {}, real.clone()
+        # Each candidate token's log-prob (temperature 1), the head run only where one is predicted: the first
+        # token by the prompt's last slot, the rest by the candidate's own slots.
+        picks: list[tuple[int, int, int]] = []
+        for id in prompts:
+            r, offset = self.rows[id], prompt_width
+            for candidate in tails[r]:
+                predictors = [prompt_width - 1] + list(range(offset, offset + len(candidate) - 1))
+                picks += [(r, p, t) for p, t in zip(predictors, candidate)]
+                offset += len(candidate)
+        rows, at, targets = (torch.tensor(column, device=self.device) for column in zip(*picks))
+        logits = self.lm.get_output_embeddings()(hidden[rows, at]).float()
+        token_logprobs = (logits.gather(1, targets[:, None]).squeeze(1) - torch.logsumexp(logits, dim=-1)).tolist()
+        choices, kept, first = {}, real.clone(), 0
         for id in prompts:
             r = self.rows[id]
-            offset, sequences = prompt_width, []
+            sequences = []
             for candidate in tails[r]:
-                # The first token is predicted by the prompt's last slot, the rest by the candidate's own.
-                predictors = [prompt_width - 1] + list(range(offset, offset + len(candidate) - 1))
-                sequences.append(float(sum(logprobs[r, p, t] for p, t in zip(predictors, candidate))))
-                offset += len(candidate)
+                sequences.append(sum(token_logprobs[first : first + len(candidate)]))
+                first += len(candidate)
             sequence = torch.tensor(sequences, dtype=torch.float64)
             k = choose(sequence, self.temperature, self.generator)
             start = prompt_width + sum(len(c) for c in tails[r][:k])
             kept[r, start : start + len(tails[r][k])] = True
             self.cached[r] += fresh[r] + tails[r][k]
-            temperature = self.scoring_temperature
-            choices[id] = Choice(k, sequences, float(torch.log_softmax(sequence / temperature, 0)[k]))
+            choices[id] = Choice(k, sequences, float(torch.log_softmax(sequence / self.scoring_temperature, 0)[k]))
         self.mask[:, -ids.shape[1] :] = kept  # the chosen candidate's slots stay real, the others become holes
         self.tokens_encoded += sum(len(candidate) for options in tails.values() for candidate in options)
         return choices
