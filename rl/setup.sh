@@ -30,7 +30,7 @@ rm -f "$stamp"
 "$venv/bin/python" -m pip install --upgrade pip >>"$log" 2>&1 || fail "could not upgrade pip"
 "$venv/bin/python" -m pip install torch==2.13.0 >>"$log" 2>&1 || fail "pip could not install torch==2.13.0"
 "$venv/bin/python" -m pip install -r "$here/requirements.txt" >>"$log" 2>&1 || fail "pip could not install requirements.txt"
-"$venv/bin/python" -c 'import torch, transformers, peft, gguf, yaml, pytest' >>"$log" 2>&1 ||
+"$venv/bin/python" -c 'import torch, transformers, peft, gguf, sentencepiece, yaml, pytest' >>"$log" 2>&1 ||
   fail "the installed packages do not import"
 echo "$want" >"$stamp"
 echo "rl/.venv is ready ($("$venv/bin/python" -c 'import torch; print("torch", torch.__version__)'))"

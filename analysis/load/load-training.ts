@@ -31,9 +31,10 @@ export const isTrainingDir = (dir: string) => existsSync(join(dir, 'steps.jsonl'
 
 /** A training directory's finished steps; a line that does not read is an exclusion, the others stay. */
 export async function loadTraining(dir: string, exclusions: Exclusion[]): Promise<TrainingRun | undefined> {
-  let settings: { algorithm?: unknown } = {};
+  // The trainer writes {config: {algorithm, ...}, versions, features}.
+  let settings: { config?: { algorithm?: unknown } } = {};
   try {
-    settings = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8')) as { algorithm?: unknown };
+    settings = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8')) as typeof settings;
   } catch (error) {
     exclusions.push({ what: dir, reason: `unreadable settings.json (${(error as Error).message.split('\n')[0]})` });
     return undefined;
@@ -52,6 +53,7 @@ export async function loadTraining(dir: string, exclusions: Exclusion[]): Promis
     else
       exclusions.push({ what: `${dir}/steps.jsonl:${index + 1}`, reason: 'not a step record (step, meanReward, firstSight, heuristics)' });
   });
-  const algorithm = typeof settings.algorithm === 'string' ? settings.algorithm : (steps[0]?.algorithm ?? 'ppo');
+  const configured = settings.config?.algorithm;
+  const algorithm = typeof configured === 'string' ? configured : (steps[0]?.algorithm ?? 'ppo');
   return { dir, name: basename(dir), algorithm, steps: steps.sort((a, b) => a.step - b.step) };
 }

@@ -1,6 +1,5 @@
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { RlEnvironment } from '../rl-env-protocol.js';
+import { serveRlEnvironment } from '../rl-env-stdio.js';
 
 export function registerRlEnv(program: Command): void {
   program
@@ -8,12 +7,5 @@ export function registerRlEnv(program: Command): void {
     .description(
       "the reinforcement-learning study's environment for a trainer: JSON lines on stdin and stdout (reset, step, baselines, close); see cli/rl-env-protocol.ts",
     )
-    .action(async () => {
-      const environment = new RlEnvironment();
-      const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-      for await (const line of lines) {
-        if (line.trim() === '') continue;
-        process.stdout.write(`${environment.handle(line)}\n`);
-      }
-    });
+    .action(() => serveRlEnvironment(process.stdin, process.stdout));
 }

@@ -24,6 +24,30 @@ Needs the trainer's environment: npm run rl:setup.`,
     });
 
   program
+    .command('export')
+    .description(
+      "write a training run's checkpoint as a GGUF file (the adapter merged into the base), for --model gguf/<file> or any llama.cpp server",
+    )
+    .argument('<training-dir>', 'a directory written by allocbench train')
+    .option('--step <k>', 'the checkpoint of this step (kept with keepCheckpoints: all); default the last')
+    .option('--base', 'the base model alone, through the same path (the base arm at the same quantization)')
+    .option('--type <type>', "the GGUF type: q8_0 (the paper's), f16, bf16 or f32", 'q8_0')
+    .option('--out <file>', 'the file to write (default: <training-dir>/gguf/<step-KKKK|base>.<type>.gguf)')
+    .addHelpText('after', '\nExit status: 0 written, 2 bad input (not a training directory, no finished step, unknown type).')
+    .action(async (dir: string, flags: { step?: string; base?: boolean; type: string; out?: string }) => {
+      const args = [
+        '--run',
+        resolve(dir),
+        '--type',
+        flags.type,
+        ...(flags.step ? ['--step', flags.step] : []),
+        ...(flags.base ? ['--base'] : []),
+        ...(flags.out ? ['--out', resolve(flags.out)] : []),
+      ];
+      process.exitCode = await runTrainerModule('allocbench_rl.export', args);
+    });
+
+  program
     .command('serve')
     .description(
       "serve a training run's checkpoint (base model + adapter) as an OpenAI-compatible server, for `allocbench sweep` with model openai-compatible/<name>@http://127.0.0.1:<port>/v1",

@@ -7,13 +7,15 @@ gets HF-style `tool_calls` (arguments parsed); one without gets the calls as `<t
 message, since otherwise the model would never learn what it may call.
 
 An episode's ids are grown decision by decision from text differences of successive renderings, so
-the training forward sees exactly the ids the policy saw at rollout, and each reply's span is known.
+the training forward sees exactly the ids the policy saw at rollout (its sampled ids kept as sampled),
+and each reply's span is known.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .env import Reply
@@ -148,13 +150,33 @@ class ChatRenderer:
 
 
 class EpisodeTokens:
-    """One episode's ids, grown exactly as the policy saw them, and the span of each accepted reply."""
+    """One episode's ids, grown exactly as the policy saw them, and the span of each reply it gave.
+
+    The env echoes each reply back in the conversation as it read it (a call recovered from free text
+    becomes a structured call), which the template would render differently from what the model wrote.
+    So the assistant turns are rendered from the replies given here, in order: the model reads its own
+    words back, and every rendering extends the last. A sampled reply keeps its sampled ids (the stop
+    token included); the template's text after it (the end of turn) opens the next prompt.
+    """
 
     def __init__(self, renderer: ChatRenderer):
         self.renderer = renderer
         self.ids: list[int] = []
         self.spans: list[tuple[int, int]] = []
+        self.replies: list[Reply] = []
         self._text = ""
+        """The template's text that `ids` stand for."""
+
+    def _own(self, conversation: Conversation) -> Conversation:
+        """The conversation with its last assistant turns (one per reply given here) rendered from those
+        replies; turns before them (a conversation that arrives whole, as a server's request) as given."""
+        turns = [i for i, m in enumerate(conversation.messages) if m["role"] == "assistant"]
+        if len(turns) < len(self.replies):
+            raise ChatError(f"the conversation has {len(turns)} assistant turns where the episode gave {len(self.replies)} replies")
+        messages = list(conversation.messages)
+        for i, reply in zip(turns[len(turns) - len(self.replies) :], self.replies):
+            messages[i] = {"role": "assistant", "content": reply.text, "toolCalls": list(reply.tool_calls)}
+        return _Rendered(conversation.system, conversation.tools, messages)
 
     def _extend(self, text: str) -> str:
         if not text.startswith(self._text):
@@ -163,22 +185,44 @@ class EpisodeTokens:
 
     def prompt(self, conversation: Conversation) -> list[int]:
         """The ids up to this turn's generation prompt."""
-        text = self.renderer.render(conversation)
+        text = self.renderer.render(self._own(conversation))
         self.ids += self.renderer.encode(self._extend(text))
         self._text = text
         return list(self.ids)
 
-    def reply(self, conversation: Conversation, reply: Reply, content_ids: list[int] | None = None) -> tuple[list[int], str]:
-        """The reply's ids as the template closes it (with `content_ids`, the sampled ids are kept as they are)."""
-        rendered = self.renderer.render(conversation, reply)
-        segment = self._extend(rendered)
-        if content_ids is not None and not reply.tool_calls and segment.startswith(reply.text):
-            return content_ids + self.renderer.encode(segment[len(reply.text) :]), rendered
-        return self.renderer.encode(segment), rendered
+    def candidate(self, conversation: Conversation, reply: Reply) -> list[int]:
+        """The ids a fixed reply adds, as the template closes it (the constrained mode's candidates)."""
+        return self.renderer.encode(self._extend(self.renderer.render(self._own(conversation), reply)))
 
-    def accept(self, reply_ids: list[int], rendered: str) -> tuple[int, int]:
-        span = (len(self.ids), len(self.ids) + len(reply_ids))
-        self.spans.append(span)
-        self.ids += reply_ids
+    def accept_candidate(self, conversation: Conversation, reply: Reply, ids: list[int]) -> tuple[int, int]:
+        rendered = self.renderer.render(self._own(conversation), reply)
+        span = self._append(ids, reply)
         self._text = rendered
         return span
+
+    def accept_sampled(self, conversation: Conversation, reply: Reply, ids: list[int], stopped: bool) -> tuple[int, int]:
+        """A sampled reply (`reply.text` decoded from `ids`): its ids stand for its text and, when the stop
+        token is the template's end of turn, for that too; the rest of the template's closing comes next."""
+        rendered = self.renderer.render(self._own(conversation), reply)
+        content = self._text + reply.text
+        if not rendered.startswith(content):
+            raise ChatError("the chat template changes a reply's text; the trainer needs it rendered verbatim")
+        stop = self.renderer.tokenizer.decode(ids[-1:]) if stopped else ""
+        closing = rendered[len(content) :]
+        span = self._append(ids, reply)
+        self._text = content + (stop if stop and closing.startswith(stop) else "")
+        return span
+
+    def _append(self, ids: list[int], reply: Reply) -> tuple[int, int]:
+        span = (len(self.ids), len(self.ids) + len(ids))
+        self.spans.append(span)
+        self.ids += ids
+        self.replies.append(reply)
+        return span
+
+
+@dataclass(frozen=True)
+class _Rendered:
+    system: str
+    tools: Sequence[dict[str, Any]]
+    messages: Sequence[dict[str, Any]]

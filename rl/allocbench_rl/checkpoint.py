@@ -127,6 +127,19 @@ class RunDir:
                 f.truncate(good)
         return lines
 
+    def adapter(self, step: int | None) -> tuple[int, Path]:
+        """The adapter after `step` (default: the last finished step), and that step."""
+        finished = [line["step"] for line in self.finished_steps()]
+        if not finished:
+            raise ConfigError(f"run: {self.path} has no finished step yet")
+        if step is None or step == finished[-1]:
+            step, adapter = finished[-1], self.path / CURRENT / "adapter"
+        else:
+            adapter = self.path / "checkpoints" / step_name(step)
+        if not (adapter / "adapter_config.json").exists():
+            raise ConfigError(f"run: no adapter of step {step} in {self.path} (keepCheckpoints: all keeps every step's)")
+        return step, adapter
+
     def recover(self, last_step: int | None) -> Path | None:
         """The directory holding the state after `last_step` (None: start fresh), cleaning up a torn commit."""
         shutil.rmtree(self.path / NEXT, ignore_errors=True)

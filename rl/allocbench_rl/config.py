@@ -26,9 +26,10 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class LoraConfig:
+    """The adapter. It has no dropout: the update must score log-probs as the rollout sampled them."""
+
     r: int = 32
     alpha: int = 64
-    dropout: float = 0.05
     targets: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
 
@@ -78,6 +79,22 @@ class GateConfig:
 
 
 @dataclass(frozen=True)
+class KlConfig:
+    """The penalty toward the reference policy (the base model, adapter off), weighted by `klWeight`.
+
+    Per reply token, with d = log π − log π_ref at the sampling temperature: k1 = d, k2 = d²/2,
+    k3 = exp(−d) − 1 + d. In the loss, k2's gradient on the policy's own samples is the gradient of
+    KL(π‖π_ref); k3's is that of the reverse direction KL(π_ref‖π); k1's is ∇log π alone, which pulls
+    nowhere (the authors' form). In the reward, k1 is the classic shaped reward whose policy gradient is
+    KL(π‖π_ref)'s. The default is k2 in the loss: the right gradient, and the critic's targets stay the
+    items collected.
+    """
+
+    estimator: Literal["k1", "k2", "k3"] = "k2"
+    placement: Literal["loss", "reward"] = "loss"
+
+
+@dataclass(frozen=True)
 class Config:
     model: ModelConfig = field(default_factory=ModelConfig)
     env: EnvConfig = field(default_factory=EnvConfig)
@@ -92,12 +109,21 @@ class Config:
     learning_rate: float = 6.0e-5
     weight_decay: float = 0.01
     grad_clip: float = 1.0
-    clip: float = 0.2
+    clip: float | None = 0.2
+    """PPO's ratio clip ε; null: no clip (the plain policy gradient of the authors' GRPO pilots)."""
     kl_weight: float = 0.05
+    kl: KlConfig = field(default_factory=KlConfig)
+    logprob_temperature: Literal["sampling", "one"] = "sampling"
+    """Log-probs (the ratio, the KL, the records) from logits divided by the sampling temperature, as the
+    distribution sampled; `one` keeps the authors' temperature-1 scoring, a replica of their trainer."""
     epochs: int = 1
     critic: CriticConfig = field(default_factory=CriticConfig)
     gate: GateConfig = field(default_factory=GateConfig)
     generation_batch: int = 16
+    """Episodes rolled out together: one batch per decoding step, each episode's KV cache kept from turn to
+    turn until the batch's episodes end (memory grows with it: about 2 GB an episode at T = 60 for a 14B)."""
+    update_batch: int = 4
+    """Episodes per forward and backward of the update."""
     run_seed: int = 0
     device: Literal["auto", "cpu", "cuda"] = "auto"
     cpu_threads: int = 1
@@ -165,6 +191,8 @@ def _build(cls: type, data: dict[str, Any], prefix: str = "") -> Any:
     hints = typing.get_type_hints(cls)
     known = {camel(f.name): f for f in dataclasses.fields(cls)}
     unknown = [key for key in data if key not in known]
+    if cls is LoraConfig and "dropout" in unknown:
+        raise ConfigError(f"config: {prefix}dropout is not a setting: the adapter has no dropout, so the update scores as the rollout did")
     if unknown:
         raise ConfigError(f"config: unknown field {prefix}{unknown[0]}")
     values = {known[key].name: _value(hints[known[key].name], raw, f"{prefix}{key}") for key, raw in data.items()}
@@ -180,19 +208,19 @@ def _check(config: Config) -> None:
     need(m.kind == "tiny" or m.path is not None, f"model.path is required for kind {m.kind}")
     need(m.kind != "tiny" or m.tokenizer_gguf is not None, "model.tokenizerGguf is required for kind tiny")
     need(m.lora.r >= 1 and m.lora.alpha >= 1, "model.lora.r and model.lora.alpha must be at least 1")
-    need(0 <= m.lora.dropout < 1, "model.lora.dropout must be in [0, 1)")
     t = m.tiny
     need(min(t.hidden, t.layers, t.heads, t.kv_heads, t.intermediate) >= 1, "model.tiny sizes must be at least 1")
     need(t.hidden % t.heads == 0 and t.heads % t.kv_heads == 0, "model.tiny.hidden must divide by heads, heads by kvHeads")
     need(1 <= e.budget <= 8, "env.budget must be in 1..8")
     need(1 <= e.length <= 10_000, "env.length must be in 1..10000")
     need(e.reskin in _RESKINS, "env.reskin must be ball | chest | quiver | cauldron")
-    for name in ("steps", "seeds_per_step", "rollouts_per_seed", "max_new_tokens", "epochs", "generation_batch", "cpu_threads"):
+    for name in ("steps", "seeds_per_step", "rollouts_per_seed", "max_new_tokens", "epochs", "generation_batch", "update_batch", "cpu_threads"):
         need(getattr(config, name) >= 1, f"{camel(name)} must be at least 1")
     need(config.first_seed >= 0 and config.run_seed >= 0, "firstSeed and runSeed must not be negative")
     need(config.temperature > 0, "temperature must be positive (rollouts sample)")
     need(config.learning_rate > 0 and config.weight_decay >= 0, "learningRate must be positive, weightDecay not negative")
-    need(config.grad_clip > 0 and config.clip > 0 and config.kl_weight >= 0, "gradClip and clip must be positive, klWeight not negative")
+    clip_ok = config.clip is None or config.clip > 0
+    need(config.grad_clip > 0 and clip_ok and config.kl_weight >= 0, "gradClip and clip must be positive (clip may be null), klWeight not negative")
     c = config.critic
     need(c.hidden >= 1 and c.learning_rate > 0 and c.max_iterations >= 1 and c.patience >= 1, "critic settings must be positive")
     last = config.first_seed + config.seeds_per_step * config.steps - 1

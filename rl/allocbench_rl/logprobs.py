@@ -1,10 +1,11 @@
-"""Token log-probabilities of replies, many per forward, by packing sequences that share a prefix.
+"""Token log-probabilities of replies, many per forward.
 
 A row is a base sequence (an episode, or a prompt and its reply) plus branches: short continuations of a
-prefix of the base (the constrained mode's other candidates). All go into one sequence under a 4D mask
-in which a branch sees its base prefix and itself, with the positions it would have had alone, so one
-forward scores the whole conversation and every alternative. The LM head runs only on the positions
-scored, so a long episode over a large vocabulary costs little memory.
+prefix of the base (the constrained mode's other candidates). A batch of rows is one forward. Rows
+without branches are right-padded under the model's own causal mask; rows with branches go into one
+sequence each under a 4D mask in which a branch sees its base prefix and itself, with the positions it
+would have had alone. The LM head runs only on the positions scored, so a long episode over a large
+vocabulary costs little memory.
 """
 
 from __future__ import annotations
@@ -30,33 +31,37 @@ class Row:
 
 @dataclass
 class Scored:
-    """Per-token log-probs (temperature 1) of each span, then of each branch, in the row's order."""
+    """Per-token log-probs of each span, then of each branch, in the row's order; with `entropies`, the
+    entropy of the distribution each span token was drawn from (detached)."""
 
     spans: list[torch.Tensor]
     branches: list[torch.Tensor]
+    span_entropies: list[torch.Tensor] | None = None
 
 
-def score(policy: Policy, rows: list[Row]) -> list[Scored]:
-    """Scores a batch of rows in one forward; differentiable when called with grad enabled."""
-    lm = policy.model.get_base_model()
-    device = policy.device
-    # The mask takes the hidden states' dtype, which QLoRA's preparation makes fp32 (embeddings upcast).
-    dtype = lm.get_input_embeddings().weight.dtype
+def _inputs(rows: list[Row], dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, list[tuple[int, int, int]], list[list[tuple[int, int]]]]:
+    """(ids, positions, mask, picks, layout): picks are (row, position whose logits predict, target id);
+    layout per row is (first pick, count) per span, then per branch."""
     width = max(row.length() for row in rows)
+    packed = any(row.branches for row in rows)
     ids = torch.zeros(len(rows), width, dtype=torch.long)
     positions = torch.zeros(len(rows), width, dtype=torch.long)
-    allowed = torch.zeros(len(rows), width, width, dtype=torch.bool)
-    picks: list[tuple[int, int, int]] = []  # (row, position whose logits predict, target id)
-    layout: list[list[tuple[int, int]]] = []  # per row: (first pick, count) per span then per branch
+    allowed = torch.zeros(len(rows), width, width, dtype=torch.bool) if packed else torch.zeros(len(rows), width, dtype=torch.long)
+    picks: list[tuple[int, int, int]] = []
+    layout: list[list[tuple[int, int]]] = []
     for r, row in enumerate(rows):
         n = len(row.base)
         ids[r, :n] = torch.tensor(row.base)
         positions[r, :n] = torch.arange(n)
-        allowed[r, :n, :n] = torch.tril(torch.ones(n, n, dtype=torch.bool))
         entries = []
         for start, end in row.spans:
             entries.append((len(picks), end - start))
             picks += [(r, p - 1, row.base[p]) for p in range(start, end)]
+        if not packed:
+            allowed[r, :n] = 1
+            layout.append(entries)
+            continue
+        allowed[r, :n, :n] = torch.tril(torch.ones(n, n, dtype=torch.bool))
         offset = n
         for start, branch in row.branches:
             k = len(branch)
@@ -70,17 +75,41 @@ def score(policy: Policy, rows: list[Row]) -> list[Scored]:
         for pad in range(offset, width):
             allowed[r, pad, pad] = True  # padding sees itself only, so no row of the mask is empty
         layout.append(entries)
-    mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill_(~allowed, torch.finfo(dtype).min)[:, None]
+    if packed:
+        mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill_(~allowed, torch.finfo(dtype).min)[:, None]
+    else:
+        mask = allowed  # 2D padding mask: the model adds causality (and may use its fastest kernel)
+    return ids, positions, mask, picks, layout
+
+
+@torch.no_grad()
+def _entropy(logits: torch.Tensor, normaliser: torch.Tensor, chunk: int = 2048) -> torch.Tensor:
+    """−Σ p log p per row, a chunk of rows at a time (a full-vocabulary softmax of every row at once would
+    double the logits' memory)."""
+    parts = [n - (torch.softmax(z, dim=-1) * z).sum(-1) for z, n in zip(logits.split(chunk), normaliser.split(chunk))]
+    return torch.cat(parts) if parts else normaliser
+
+
+def score(policy: Policy, rows: list[Row], temperature: float = 1.0, entropies: bool = False) -> list[Scored]:
+    """Scores a batch of rows in one forward at `temperature` (logits / T); differentiable with grad enabled."""
+    lm = policy.model.get_base_model()
+    device = policy.device
+    # An explicit 4D mask takes the hidden states' dtype (the embeddings').
+    ids, positions, mask, picks, layout = _inputs(rows, lm.get_input_embeddings().weight.dtype)
     hidden = lm.get_decoder()(
         input_ids=ids.to(device), attention_mask=mask.to(device), position_ids=positions.to(device), use_cache=False
     ).last_hidden_state
     rows_index = torch.tensor([p[0] for p in picks], device=device)
     at = torch.tensor([p[1] for p in picks], device=device)
     targets = torch.tensor([p[2] for p in picks], device=device)
-    logits = lm.get_output_embeddings()(hidden[rows_index, at]).float()
-    token_logprobs = logits.gather(1, targets[:, None]).squeeze(1) - torch.logsumexp(logits, dim=-1)
+    logits = lm.get_output_embeddings()(hidden[rows_index, at]).float() / temperature
+    normaliser = torch.logsumexp(logits, dim=-1)
+    token_logprobs = logits.gather(1, targets[:, None]).squeeze(1) - normaliser
+    entropy = _entropy(logits.detach(), normaliser.detach()) if entropies else None
     results = []
     for row, entries in zip(rows, layout):
         pieces = [token_logprobs[first : first + count] for first, count in entries]
-        results.append(Scored(spans=pieces[: len(row.spans)], branches=pieces[len(row.spans) :]))
+        spans = len(row.spans)
+        span_entropies = [entropy[first : first + count] for first, count in entries[:spans]] if entropy is not None else None
+        results.append(Scored(spans=pieces[:spans], branches=pieces[spans:], span_entropies=span_entropies))
     return results

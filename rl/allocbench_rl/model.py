@@ -3,12 +3,14 @@
 Three sources, nothing downloaded: a GGUF file (transformers dequantizes it), an HF directory or a hub id
 already in the local cache, or `tiny` (a small Llama built from a config with seeded random weights and
 the real SmolLM2 tokenizer from its GGUF, for CPU tests and benches). 4-bit NF4 only where the config
-asks and a GPU is present; bf16 compute on a GPU, fp32 on the CPU.
+asks, a GPU is present and bitsandbytes is installed; bf16 on a GPU (the frozen weights too), fp32 on the
+CPU. No dropout anywhere.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -92,7 +94,7 @@ def _base(config: ModelConfig, tokenizer: Any, device: torch.device, dtype: torc
     if config.kind == "tiny":
         return _tiny(config, tokenizer).to(device=device, dtype=dtype)
     options: dict[str, Any] = {"dtype": dtype, "attn_implementation": "sdpa"}
-    if config.quantize4bit and device.type == "cuda":
+    if config.quantize4bit and device.type == "cuda" and _has_bitsandbytes():
         from transformers import BitsAndBytesConfig
 
         options["quantization_config"] = BitsAndBytesConfig(
@@ -100,13 +102,40 @@ def _base(config: ModelConfig, tokenizer: Any, device: torch.device, dtype: torc
         )
         options["device_map"] = {"": device.index or 0}
     elif config.quantize4bit:
-        print("note: model.quantize4bit needs a GPU; loading unquantized", file=sys.stderr)
+        why = "needs a GPU" if device.type != "cuda" else "needs bitsandbytes, which is not installed"
+        print(f"note: model.quantize4bit {why}; loading the base unquantized in {str(dtype).removeprefix('torch.')}", file=sys.stderr)
     source = _gguf(config.path) if config.kind == "gguf" else {"pretrained_model_name_or_path": config.path, "local_files_only": True}
     try:
         model = AutoModelForCausalLM.from_pretrained(**source, **options)
     except OSError:
         raise ConfigError(f"model: cannot load {config.path} (a directory, or a hub id in the local cache)") from None
     return model if "device_map" in options else model.to(device)
+
+
+def _has_bitsandbytes() -> bool:
+    return importlib.util.find_spec("bitsandbytes") is not None
+
+
+def _without_dropout(model: Any) -> None:
+    """Every dropout off, in train mode too: the update must score a reply as the rollout did, so that the
+    ratio of unchanged weights is 1 (as trl's disable_dropout does)."""
+    for module in model.modules():
+        if isinstance(module, torch.nn.Dropout):
+            module.p = 0.0
+    for key, value in model.config.to_dict().items():
+        if key.endswith("dropout") and isinstance(value, float) and value > 0:
+            setattr(model.config, key, 0.0)
+    for module in model.modules():
+        if hasattr(module, "attention_dropout") and isinstance(module.attention_dropout, float):
+            module.attention_dropout = 0.0
+
+
+def _frozen_in(dtype: torch.dtype, model: Any) -> None:
+    """QLoRA's preparation upcasts every non-quantized weight (embeddings, norms, the LM head) to fp32; the
+    frozen ones go back to the compute dtype (the adapter stays fp32 for the optimizer)."""
+    for parameter in model.parameters():
+        if not parameter.requires_grad and parameter.dtype == torch.float32:
+            parameter.data = parameter.data.to(dtype)
 
 
 @dataclass
@@ -145,14 +174,17 @@ def load_policy(config: ModelConfig, device: torch.device, seed: int) -> Policy:
     torch.manual_seed(seed)
     base = _base(config, tokenizer, device, dtype)
     base.config.use_cache = False
-    if config.quantize4bit and device.type == "cuda":
+    _without_dropout(base)
+    quantized = getattr(base, "is_loaded_in_4bit", False)
+    if quantized:
         base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=config.gradient_checkpointing)
+        _frozen_in(dtype, base)
     elif config.gradient_checkpointing:
         base.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     lora = LoraConfig(
         r=config.lora.r,
         lora_alpha=config.lora.alpha,
-        lora_dropout=config.lora.dropout,
+        lora_dropout=0.0,
         target_modules=list(config.lora.targets),
         bias="none",
         task_type="CAUSAL_LM",

@@ -1,11 +1,17 @@
-"""Per-decision PPO with a KL penalty to the reference policy (Appendix F).
+"""Per-decision PPO with a KL term toward the reference policy (Appendix F, with a KL that pulls).
 
-A decision's log-prob is the mean over its reply tokens (free text) or the log-prob of the choice among
-the candidates, each scored as a sequence (constrained). The ratio is taken against the behaviour
-log-prob recorded at rollout; the surrogate is clipped; the KL term is the k1 estimate new − ref on the
-same per-decision log-probs, weighted β. An episode's loss is the mean over its decisions, the batch's
-the mean over episodes; each episode is one forward and one backward (the whole conversation, its
-candidates packed beside it), gradients accumulate, and each epoch ends in one clipped optimizer step.
+A decision is scored by its units: the log-probs of its reply tokens (free text), or the log-prob of the
+candidate chosen (constrained), all at the scoring temperature. Its log-prob for the ratio is their mean
+(the paper's per-decision form); the ratio is taken against the behaviour log-prob recorded at rollout
+from the same logits the reply was sampled from, so it is 1 for unchanged weights. The surrogate is
+clipped. The KL term (config.kl) is an estimator per unit of d = log π − log π_ref, averaged over the
+decision's units, in the loss or, subtracted from the rewards, before the returns (train.py). An
+episode's loss is the mean over its decisions, the batch's the mean over episodes; `updateBatch`
+episodes share a forward and a backward, gradients accumulate, and each epoch ends in one clipped
+optimizer step.
+
+Logged: the KL of the acting policy to the reference as k3 (exp(−d) − 1 + d ≥ 0 per unit, an unbiased
+estimate of KL(π‖π_ref) on the policy's own samples) and the policy's entropy per unit, beside it.
 """
 
 from __future__ import annotations
@@ -17,64 +23,126 @@ import torch
 from .config import Config
 from .logprobs import Row, score
 from .model import Policy
-from .rollout import EpisodeRollout
+from .rollout import DecisionRecord, EpisodeRollout
 
 
 @dataclass(frozen=True)
 class UpdateStats:
     loss: float
-    mean_kl: float
+    entropy: float
+    """Mean entropy per unit of the policy that acted (reply tokens, or the choice between candidates)."""
     clip_fraction: float
+    ratio_deviation: float
+    """max |ratio − 1| before the first optimizer step: 0 up to float error when scoring matches the rollout."""
 
 
-def decision_logprobs(policy: Policy, episode: EpisodeRollout) -> torch.Tensor:
-    """The log-prob of each of the episode's decisions under the current weights (grad if enabled)."""
-    branches = [
-        (d.span[0], ids)
-        for d in episode.decisions
-        if d.candidate_ids is not None
-        for k, ids in enumerate(d.candidate_ids)
-        if k != d.chosen
-    ]
-    scored = score(policy, [Row(base=episode.ids, spans=[d.span for d in episode.decisions], branches=branches)])[0]
-    others = iter(scored.branches)
+def kl_estimate(log_ratio: torch.Tensor, estimator: str) -> torch.Tensor:
+    """Per unit, with log_ratio = log π − log π_ref: k1 = d, k2 = d²/2, k3 = exp(−d) − 1 + d."""
+    if estimator == "k1":
+        return log_ratio
+    if estimator == "k2":
+        return 0.5 * log_ratio.square()
+    return torch.expm1(-log_ratio) + log_ratio
+
+
+def scoring_temperature(config: Config) -> float:
+    return config.temperature if config.logprob_temperature == "sampling" else 1.0
+
+
+def _units(policy: Policy, episodes: list[EpisodeRollout], temperature: float, entropies: bool) -> list[list[tuple[torch.Tensor, torch.Tensor | None]]]:
+    """Per episode, per decision: (units, entropy of each unit or None), in one forward for the batch."""
+    rows = []
+    for e in episodes:
+        branches = [
+            (d.span[0], ids) for d in e.decisions if d.candidate_ids is not None for k, ids in enumerate(d.candidate_ids) if k != d.chosen
+        ]
+        rows.append(Row(base=e.ids, spans=[d.span for d in e.decisions], branches=branches))
+    # Constrained candidates are likelihoods (temperature 1); the choice between them takes the temperature.
+    constrained = any(d.candidate_ids is not None for e in episodes for d in e.decisions)
+    scored = score(policy, rows, 1.0 if constrained else temperature, entropies and not constrained)
     result = []
-    for d, span in zip(episode.decisions, scored.spans):
-        if d.candidate_ids is None:
-            result.append(span.mean())
-            continue
-        sequences = [span.sum() if k == d.chosen else next(others).sum() for k in range(len(d.candidate_ids))]
-        result.append(torch.log_softmax(torch.stack(sequences), 0)[d.chosen])
-    return torch.stack(result)
+    for e, s in zip(episodes, scored):
+        others = iter(s.branches)
+        per_decision = []
+        for i, (d, span) in enumerate(zip(e.decisions, s.spans)):
+            if d.candidate_ids is None:
+                per_decision.append((span, s.span_entropies[i] if s.span_entropies is not None else None))
+                continue
+            sequences = torch.stack([span.sum() if k == d.chosen else next(others).sum() for k in range(len(d.candidate_ids))])
+            choice = torch.log_softmax(sequences / temperature, 0)
+            entropy = -(choice.exp() * choice).sum().detach()[None] if entropies else None
+            per_decision.append((choice[d.chosen][None], entropy))
+        result.append(per_decision)
+    return result
+
+
+def _batches(count: int, size: int) -> list[range]:
+    return [range(first, min(first + size, count)) for first in range(0, count, size)]
+
+
+def decision_logprobs(policy: Policy, episode: EpisodeRollout, config: Config) -> torch.Tensor:
+    """The log-prob of each of the episode's decisions under the current weights (grad if enabled)."""
+    return torch.stack([units.mean() for units, _ in _units(policy, [episode], scoring_temperature(config), False)[0]])
 
 
 @torch.no_grad()
-def reference_logprobs(policy: Policy, episodes: list[EpisodeRollout]) -> list[torch.Tensor]:
+def reference_units(policy: Policy, episodes: list[EpisodeRollout], config: Config) -> list[list[torch.Tensor]]:
+    """Per episode, per decision, its units under the reference policy (the adapter off)."""
     policy.model.eval()
+    out: list[list[torch.Tensor]] = []
     with policy.reference():
-        return [decision_logprobs(policy, e) for e in episodes]
+        for batch in _batches(len(episodes), config.update_batch):
+            out += [[units for units, _ in e] for e in _units(policy, [episodes[i] for i in batch], scoring_temperature(config), False)]
+    return out
+
+
+def behaviour_units(d: DecisionRecord) -> torch.Tensor:
+    """A decision's units as recorded at rollout."""
+    return torch.tensor(d.token_logprobs if d.candidate_ids is None else [d.behaviour_logprob])
+
+
+def decision_kl(episodes: list[EpisodeRollout], reference: list[list[torch.Tensor]], estimator: str) -> list[list[float]]:
+    """Per decision, the estimator's mean over its units of the acting policy against the reference."""
+    return [
+        [float(kl_estimate(behaviour_units(d) - ref.cpu(), estimator).mean()) for d, ref in zip(e.decisions, refs)]
+        for e, refs in zip(episodes, reference)
+    ]
+
+
+def rollout_kl(episodes: list[EpisodeRollout], reference: list[list[torch.Tensor]]) -> float:
+    """KL(π‖π_ref) per unit on the step's rollouts, estimated by k3 (never negative)."""
+    estimates = [kl_estimate(behaviour_units(d) - ref.cpu(), "k3") for e, refs in zip(episodes, reference) for d, ref in zip(e.decisions, refs)]
+    return float(torch.cat(estimates).double().mean())
 
 
 def _episode_terms(
-    new: torch.Tensor, episode: EpisodeRollout, advantages: list[float], reference: torch.Tensor, config: Config
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(loss, per-decision KL, per-decision clipped flag) of one episode."""
-    old = torch.tensor([d.behaviour_logprob for d in episode.decisions], device=new.device)
-    advantage = torch.tensor(advantages, device=new.device)
+    units: list[tuple[torch.Tensor, torch.Tensor | None]], episode: EpisodeRollout, advantages: list[float], reference: list[torch.Tensor], config: Config
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(loss, per-decision clipped flag, per-decision ratio) of one episode."""
+    device = units[0][0].device
+    new = torch.stack([u.mean() for u, _ in units])
+    old = torch.tensor([d.behaviour_logprob for d in episode.decisions], device=device)
+    advantage = torch.tensor(advantages, device=device)
     ratio = torch.exp(new - old)
-    surrogate = torch.minimum(ratio * advantage, torch.clamp(ratio, 1 - config.clip, 1 + config.clip) * advantage)
-    kl = new - reference
-    loss = (-surrogate + config.kl_weight * kl).mean()
-    return loss, kl.detach(), ((ratio - 1).abs() > config.clip).detach()
+    if config.clip is None:  # no clip: the plain policy gradient, ratio-weighted
+        surrogate, clipped = ratio * advantage, torch.zeros_like(ratio, dtype=torch.bool)
+    else:
+        surrogate = torch.minimum(ratio * advantage, torch.clamp(ratio, 1 - config.clip, 1 + config.clip) * advantage)
+        clipped = ((ratio - 1).abs() > config.clip).detach()
+    loss = -surrogate
+    if config.kl.placement == "loss" and config.kl_weight > 0:
+        kl = torch.stack([kl_estimate(u - ref.to(device), config.kl.estimator).mean() for (u, _), ref in zip(units, reference)])
+        loss = loss + config.kl_weight * kl
+    return loss.mean(), clipped, ratio.detach()
 
 
 def batch_loss(
-    policy: Policy, episodes: list[EpisodeRollout], advantages: list[list[float]], reference: list[torch.Tensor], config: Config
+    policy: Policy, episodes: list[EpisodeRollout], advantages: list[list[float]], reference: list[list[torch.Tensor]], config: Config
 ) -> float:
-    """The batch's PPO loss under the current weights, without updating (dropout off)."""
-    policy.model.eval()
+    """The batch's loss under the current weights, without updating."""
     with torch.no_grad():
-        losses = [_episode_terms(decision_logprobs(policy, e), e, a, r, config)[0] for e, a, r in zip(episodes, advantages, reference)]
+        units = [u for batch in _batches(len(episodes), config.update_batch) for u in _units(policy, [episodes[i] for i in batch], scoring_temperature(config), False)]
+        losses = [_episode_terms(u, e, a, r, config)[0] for u, e, a, r in zip(units, episodes, advantages, reference)]
     return float(torch.stack(losses).mean())
 
 
@@ -83,28 +151,34 @@ def ppo_update(
     optimizer: torch.optim.Optimizer,
     episodes: list[EpisodeRollout],
     advantages: list[list[float]],
-    reference: list[torch.Tensor],
+    reference: list[list[torch.Tensor]],
     config: Config,
 ) -> UpdateStats:
+    """`config.epochs` optimizer steps on the batch; the model has no dropout, so train mode scores as the rollout did."""
     parameters = policy.trainable()
-    losses, kls, clipped = [], [], []
-    for _ in range(config.epochs):
+    temperature = scoring_temperature(config)
+    losses, clipped, entropies, first_ratios = [], [], [], []
+    for epoch in range(config.epochs):
         policy.model.train()
         optimizer.zero_grad(set_to_none=True)
         total = 0.0
-        for episode, advantage, ref in zip(episodes, advantages, reference):
-            loss, kl, clip = _episode_terms(decision_logprobs(policy, episode), episode, advantage, ref, config)
-            (loss / len(episodes)).backward()
-            total += loss.item() / len(episodes)
-            kls.append(kl)
-            clipped.append(clip)
-            if policy.device.type == "cuda":
-                torch.cuda.empty_cache()
+        for batch in _batches(len(episodes), config.update_batch):
+            units = _units(policy, [episodes[i] for i in batch], temperature, entropies=epoch == 0)
+            terms = [_episode_terms(u, episodes[i], advantages[i], reference[i], config) for u, i in zip(units, batch)]
+            loss = torch.stack([t[0] for t in terms]).sum() / len(episodes)
+            loss.backward()
+            total += loss.item()
+            clipped += [t[1] for t in terms]
+            if epoch == 0:
+                entropies += [h for e in units for _, h in e if h is not None]
+                first_ratios += [t[2] for t in terms]
         torch.nn.utils.clip_grad_norm_(parameters, config.grad_clip)
         optimizer.step()
         losses.append(total)
     policy.model.eval()
-    kl_all, clip_all = torch.cat(kls), torch.cat(clipped)
     return UpdateStats(
-        loss=sum(losses) / len(losses), mean_kl=float(kl_all.mean()), clip_fraction=float(clip_all.float().mean())
+        loss=sum(losses) / len(losses),
+        entropy=float(torch.cat(entropies).double().mean()) if entropies else float("nan"),
+        clip_fraction=float(torch.cat(clipped).float().mean()),
+        ratio_deviation=float((torch.cat(first_ratios) - 1).abs().max()),
     )

@@ -1,8 +1,10 @@
-"""Lockstep rollouts: every episode of a step advances one decision at a time, generation batched.
+"""Rollouts in cohorts: the episodes of a cohort advance one decision at a time, decoded as one batch.
 
-All episodes are reset together; then, until none is pending, every pending decision gets a reply
-(batches of `batch`), and one `step` request applies them all. The order is fixed (episodes as given,
-decisions in that order), so with the caller's seeding a step replays identically after a resume.
+A step's episodes are taken in order, `batch` at a time. Within a cohort every pending decision gets a
+reply from the rollout engine, then one `step` request applies them all; each episode's context stays in
+the engine from turn to turn, so a turn encodes only its new prompt tokens and its reply. The order is
+fixed (episodes as given, cohorts in turn, decisions in that order) and sampling draws from the step's own
+generator, so with the caller's seeding a step replays identically after a resume.
 """
 
 from __future__ import annotations
@@ -14,10 +16,9 @@ import torch
 
 from .chat import EpisodeTokens
 from .config import EnvConfig
+from .engine import EngineFactory, RolloutEngine, TorchEngine
 from .env import EnvClient, Finished, Pending, Reply, episode_request
-from .logprobs import Row, score
 from .model import Policy
-from .sampling import choose, generate
 
 
 @dataclass
@@ -32,11 +33,12 @@ class DecisionRecord:
     prompt: dict[str, Any]
     reply: Reply
     token_ids: list[int]
-    """The reply's ids as trained on: content and the template's end of turn."""
+    """The reply's ids as trained on: as sampled, the stop token included (free text), or the candidate
+    as the template closes it (constrained)."""
     span: tuple[int, int]
     """Where `token_ids` lie in the episode's ids."""
     behaviour_logprob: float
-    """The decision's log-prob at temperature 1 under the policy that acted (see ppo.py)."""
+    """The decision's log-prob under the policy that acted, at the scoring temperature (see ppo.py)."""
     token_logprobs: list[float] | None = None
     candidate_ids: list[list[int]] | None = None
     candidate_logprobs: list[float] | None = None
@@ -90,88 +92,72 @@ def _record(d: Pending, reply: Reply, ids: list[int], span: tuple[int, int], beh
     )
 
 
-@torch.no_grad()
-def _free(policy: Policy, chunk: list[Pending], states: dict[str, _Open], temperature: float, max_new_tokens: int) -> dict[str, Reply]:
-    prompts = [states[d.id].tokens.prompt(d) for d in chunk]
-    generated = generate(policy, prompts, temperature, max_new_tokens)
-    rows, closed = [], []
-    for d, prompt, g in zip(chunk, prompts, generated):
-        reply = Reply(policy.tokenizer.decode(g.content_ids, skip_special_tokens=True))
-        ids, rendered = states[d.id].tokens.reply(d, reply, g.content_ids)
-        rows.append(Row(base=prompt + ids, spans=[(len(prompt), len(prompt) + len(ids))]))
-        closed.append((reply, ids, rendered))
-    policy.model.eval()
-    scored = score(policy, rows)
+def _free(engine: RolloutEngine, policy: Policy, chunk: list[Pending], states: dict[str, _Open], max_new_tokens: int) -> dict[str, Reply]:
+    prompts = {d.id: states[d.id].tokens.prompt(d) for d in chunk}
+    sampled = engine.sample(prompts, max_new_tokens)
     replies = {}
-    for d, (reply, ids, rendered), s in zip(chunk, closed, scored):
-        state = states[d.id]
-        span = state.tokens.accept(ids, rendered)
-        token_logprobs = s.spans[0].tolist()
-        record = _record(d, reply, ids, span, float(s.spans[0].mean()))
-        record.token_logprobs = token_logprobs
+    for d in chunk:
+        s, state = sampled[d.id], states[d.id]
+        content = s.ids[:-1] if s.stopped else s.ids
+        reply = Reply(policy.tokenizer.decode(content, skip_special_tokens=True))
+        span = state.tokens.accept_sampled(d, reply, s.ids, s.stopped)
+        record = _record(d, reply, s.ids, span, sum(s.logprobs) / len(s.logprobs))
+        record.token_logprobs = s.logprobs
         state.episode.decisions.append(record)
         replies[d.id] = reply
     return replies
 
 
-@torch.no_grad()
-def _constrained(
-    policy: Policy, chunk: list[Pending], states: dict[str, _Open], temperature: float, generator: torch.Generator | None
-) -> dict[str, Reply]:
-    rows, options = [], []
+def _constrained(engine: RolloutEngine, chunk: list[Pending], states: dict[str, _Open]) -> dict[str, Reply]:
+    prompts, options = {}, {}
     for d in chunk:
         tokens = states[d.id].tokens
-        prompt = tokens.prompt(d)
+        prompts[d.id] = tokens.prompt(d)
         replies = [Reply(c.text, c.tool_calls) for c in d.candidates]
-        closed = [tokens.reply(d, r) for r in replies]
-        rows.append(Row(base=prompt, branches=[(len(prompt), ids) for ids, _ in closed]))
-        options.append((replies, closed))
-    policy.model.eval()
-    scored = score(policy, rows)
+        options[d.id] = (replies, [tokens.candidate(d, r) for r in replies])
+    choices = engine.choose(prompts, {id: ids for id, (_, ids) in options.items()})
     chosen_replies = {}
-    for d, (replies, closed), s in zip(chunk, options, scored):
-        sequence = torch.stack([b.sum() for b in s.branches])
-        k = choose(sequence, temperature, generator)
-        ids, rendered = closed[k]
-        span = states[d.id].tokens.accept(ids, rendered)
-        record = _record(d, replies[k], ids, span, float(torch.log_softmax(sequence, 0)[k]))
-        record.candidate_ids = [c_ids for c_ids, _ in closed]
-        record.candidate_logprobs = sequence.tolist()
-        record.chosen = k
+    for d in chunk:
+        replies, candidates = options[d.id]
+        c = choices[d.id]
+        span = states[d.id].tokens.accept_candidate(d, replies[c.index], candidates[c.index])
+        record = _record(d, replies[c.index], candidates[c.index], span, c.logprob)
+        record.candidate_ids = candidates
+        record.candidate_logprobs = c.sequence_logprobs
+        record.chosen = c.index
         states[d.id].episode.decisions.append(record)
-        chosen_replies[d.id] = replies[k]
+        chosen_replies[d.id] = replies[c.index]
     return chosen_replies
 
 
-def run_rollouts(
+@dataclass
+class RolloutStats:
+    """What the engines did: tokens run through the model and decisions made."""
+
+    tokens_encoded: int = 0
+    decisions: int = 0
+
+
+def _cohort(
     policy: Policy,
     env: EnvClient,
     env_config: EnvConfig,
     episodes: list[tuple[str, int, int]],
-    *,
+    engine: RolloutEngine,
     constrained: bool,
-    temperature: float,
     max_new_tokens: int,
-    batch: int,
-    generator: torch.Generator | None,
 ) -> list[EpisodeRollout]:
-    """Plays `episodes` ((id, seed, rollout index), in this order) to the end; returns them in that order."""
     decisions = env.reset([episode_request(id, seed, env_config) for id, seed, _ in episodes])
-    states = {
-        id: _Open(EpisodeRollout(id, seed, index, [], []), EpisodeTokens(policy.renderer)) for id, seed, index in episodes
-    }
+    states = {id: _Open(EpisodeRollout(id, seed, index, [], []), EpisodeTokens(policy.renderer)) for id, seed, index in episodes}
     order = {id: i for i, (id, _, _) in enumerate(episodes)}
     pending = [d for d in decisions if isinstance(d, Pending)]
     try:
         while pending:
             pending.sort(key=lambda d: order[d.id])
-            replies: dict[str, Reply] = {}
-            for first in range(0, len(pending), batch):
-                chunk = pending[first : first + batch]
-                if constrained:
-                    replies |= _constrained(policy, chunk, states, temperature, generator)
-                else:
-                    replies |= _free(policy, chunk, states, temperature, max_new_tokens)
+            if constrained:
+                replies = _constrained(engine, pending, states)
+            else:
+                replies = _free(engine, policy, pending, states, max_new_tokens)
             pending = []
             for result in env.step(replies):
                 record = states[result.id].episode.decisions[-1]
@@ -193,4 +179,35 @@ def run_rollouts(
         if rewards != episode.items:
             raise RuntimeError(f"episode {id}: rewards sum to {rewards}, the session collected {episode.items}")
         finished.append(episode)
+    return finished
+
+
+def run_rollouts(
+    policy: Policy,
+    env: EnvClient,
+    env_config: EnvConfig,
+    episodes: list[tuple[str, int, int]],
+    *,
+    constrained: bool,
+    temperature: float,
+    max_new_tokens: int,
+    batch: int,
+    generator: torch.Generator | None,
+    scoring_temperature: float | None = None,
+    stats: RolloutStats | None = None,
+    engine: EngineFactory = TorchEngine,
+) -> list[EpisodeRollout]:
+    """Plays `episodes` ((id, seed, rollout index), in this order) to the end; returns them in that order.
+
+    Log-probs are scored at `scoring_temperature` (default: the sampling temperature; 1 when greedy)."""
+    scoring = scoring_temperature or (temperature if temperature > 0 else 1.0)
+    policy.model.eval()
+    finished = []
+    for first in range(0, len(episodes), batch):
+        cohort = episodes[first : first + batch]
+        replies = engine(policy, [id for id, _, _ in cohort], temperature, generator, scoring)
+        finished += _cohort(policy, env, env_config, cohort, replies, constrained, max_new_tokens)
+        if stats is not None:
+            stats.tokens_encoded += replies.tokens_encoded
+            stats.decisions += sum(len(e.decisions) for e in finished[-len(cohort) :])
     return finished

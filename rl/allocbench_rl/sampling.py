@@ -1,17 +1,71 @@
-"""Turning prompts into replies: batched free-text generation, and the constrained mode's choice.
+"""Sampling as the config says: the temperature alone, and a record of the model defaults left unused.
 
-Free text samples at the temperature alone (no top-k or top-p), so the recorded temperature-1 log-probs
-are those of the distribution that was sampled, sharpened. Temperature 0 is greedy / argmax.
+A model's generation_config.json may carry sampling defaults (Qwen2.5-Instruct: top_k 20, top_p 0.8,
+repetition_penalty 1.05, temperature 0.7) that transformers' `generate` would apply to any field left
+unset. The engines here never call `generate`: they draw from softmax(logits / T) themselves
+(engine.py), so none of these can reach a rollout. `sampling_settings` says what is used and which of the
+model's defaults are not, for the run's settings.json and the start-up line.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import torch
-from transformers import GenerationConfig
 
+from .engine import TorchEngine, stop_ids
 from .model import Policy
+
+# generation_config fields that change which tokens are drawn or how likely they are, and their neutral values.
+_PROCESSORS: dict[str, Any] = {
+    "top_k": (None, 0),
+    "top_p": (None, 1.0),
+    "min_p": (None, 0.0),
+    "typical_p": (None, 1.0),
+    "epsilon_cutoff": (None, 0.0),
+    "eta_cutoff": (None, 0.0),
+    "repetition_penalty": (None, 1.0),
+    "encoder_repetition_penalty": (None, 1.0),
+    "no_repeat_ngram_size": (None, 0),
+    "bad_words_ids": (None,),
+    "suppress_tokens": (None,),
+    "begin_suppress_tokens": (None,),
+    "sequence_bias": (None,),
+    "forced_bos_token_id": (None,),
+    "forced_eos_token_id": (None,),
+    "min_new_tokens": (None, 0),
+    "min_length": (None, 0),
+    "guidance_scale": (None, 1.0),
+    "temperature": (None,),
+}
+
+
+def sampling_settings(policy: Policy, temperature: float, scoring_temperature: float) -> dict[str, Any]:
+    """What the rollouts use, and the model's generation defaults that they do not (non-neutral ones)."""
+    config = policy.model.generation_config
+    ignored = {}
+    for name, neutral in _PROCESSORS.items():
+        value = getattr(config, name, None)
+        if value not in neutral:
+            ignored[name] = value
+    return {
+        "temperature": temperature,
+        "scoringTemperature": scoring_temperature,
+        "stopIds": sorted(stop_ids(policy)),
+        "processors": "temperature only",
+        "modelDefaultsNotApplied": ignored,
+    }
+
+
+def describe(settings: dict[str, Any]) -> str:
+    """The start-up line."""
+    ignored = settings["modelDefaultsNotApplied"]
+    unused = ", ".join(f"{k} {v}" for k, v in ignored.items()) if ignored else "none"
+    return (
+        f"sampling: softmax(logits / {settings['temperature']:g}), nothing else; log-probs at temperature "
+        f"{settings['scoringTemperature']:g}; the model's own sampling defaults not applied: {unused}"
+    )
 
 
 @dataclass(frozen=True)
@@ -22,49 +76,15 @@ class Generated:
     """The model ended its turn; False when max_new_tokens cut it off."""
 
 
-def _stop_ids(policy: Policy) -> set[int]:
-    stops = {policy.tokenizer.eos_token_id}
-    configured = getattr(policy.model.generation_config, "eos_token_id", None)
-    stops |= set(configured if isinstance(configured, list) else [configured])
-    return {s for s in stops if s is not None}
-
-
 @torch.no_grad()
-def generate(policy: Policy, prompts: list[list[int]], temperature: float, max_new_tokens: int) -> list[Generated]:
-    """Left-padded batched generation; sampling draws from torch's global RNG (seeded by the caller)."""
-    pad = policy.tokenizer.pad_token_id
-    width = max(len(p) for p in prompts)
-    ids = torch.full((len(prompts), width), pad, dtype=torch.long)
-    attention = torch.zeros((len(prompts), width), dtype=torch.long)
-    for i, prompt in enumerate(prompts):
-        ids[i, width - len(prompt) :] = torch.tensor(prompt)
-        attention[i, width - len(prompt) :] = 1
-    stops = _stop_ids(policy)
-    sample = temperature > 0
-    settings = GenerationConfig(
-        max_new_tokens=max_new_tokens,
-        do_sample=sample,
-        temperature=temperature if sample else None,
-        top_k=None,
-        top_p=None,
-        pad_token_id=pad,
-        eos_token_id=sorted(stops),
-        use_cache=True,
-    )
+def generate(
+    policy: Policy, prompts: list[list[int]], temperature: float, max_new_tokens: int, generator: torch.Generator | None = None
+) -> list[Generated]:
+    """Independent replies to whole prompts, batched (a server's requests; rollouts keep their engine)."""
     policy.model.eval()
-    output = policy.model.generate(
-        input_ids=ids.to(policy.device), attention_mask=attention.to(policy.device), generation_config=settings
-    )
-    results = []
-    for row in output[:, width:].tolist():
-        end = next((i for i, token in enumerate(row) if token in stops), None)
-        results.append(Generated(content_ids=row if end is None else row[:end], stopped=end is not None))
-    return results
-
-
-def choose(sequence_logprobs: torch.Tensor, temperature: float, generator: torch.Generator | None) -> int:
-    """A candidate index: sampled from softmax(logp / temperature), or the argmax at temperature 0."""
-    if temperature == 0:
-        return int(torch.argmax(sequence_logprobs))
-    probabilities = torch.softmax(sequence_logprobs.double() / temperature, dim=0)
-    return int(torch.multinomial(probabilities, 1, generator=generator))
+    ids = [str(i) for i in range(len(prompts))]
+    engine = TorchEngine(policy, ids, temperature, generator, scoring_temperature=1.0)
+    sampled = engine.sample(dict(zip(ids, prompts)), max_new_tokens)
+    return [
+        Generated(content_ids=s.ids[:-1] if s.stopped else s.ids, stopped=s.stopped) for s in (sampled[id] for id in ids)
+    ]

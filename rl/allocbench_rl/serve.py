@@ -4,7 +4,8 @@
 POST /v1/chat/completions generates a reply (temperature 0 = greedy), or with --constrained scores
 fixed candidates and answers the best: one `<tool_call>` block per zero-argument tool offered, or the
 --text-candidates when no tools are. Tool calls are answered as text blocks, which the harness recovers
-for local servers. GET /v1/models lists the one model. One request at a time uses the model.
+for local servers. GET /v1/models lists the one model. Requests that arrive together are answered in one
+batch: one `generate` call, or one scoring forward (as many as the run's generationBatch).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import argparse
 import itertools
 import json
 import sys
-import threading
 import time
+from collections.abc import Hashable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -24,15 +25,19 @@ from typing import Any
 
 import torch
 
+from .batching import Batcher
 from .chat import EpisodeTokens, from_openai, tool_call_text, tools_from_openai
-from .checkpoint import RunDir, step_name
+from .checkpoint import RunDir
 from .config import ConfigError, from_dict
 from .env import Reply
 from .logprobs import Row, score
 from .model import Policy, load_policy, pick_device
-from .sampling import choose, generate
+from .engine import choose
+from .sampling import generate
 
 DEFAULT_MAX_TOKENS = 512
+BATCH_WAIT_S = 0.02
+"""How long a batch waits for more requests after its first: small beside a generation."""
 
 
 class BadRequest(ValueError):
@@ -46,15 +51,35 @@ class Conversation:
     messages: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Request:
+    conversation: Conversation
+    temperature: float
+    max_tokens: int
+    candidates: list[tuple[Reply, str]] | None
+    """With --constrained: (reply to score, content to answer) per candidate."""
+
+
+Answer = tuple[str, str, int, int]
+"""(content, finish reason, prompt tokens, completion tokens)."""
+
+
 @dataclass
 class Server:
+    """Requests that arrive together (within `batch_wait` seconds, at most `batch_size`) share one
+    `generate` call (free text) or one scoring forward (--constrained); only the batcher's thread uses the model."""
+
     policy: Policy
     name: str
     base: bool
     constrained: bool
     text_candidates: list[str]
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    batch_size: int = 16
+    batch_wait: float = BATCH_WAIT_S
     ids: itertools.count = field(default_factory=itertools.count)
+
+    def __post_init__(self) -> None:
+        self.batcher: Batcher[Request, Answer] = Batcher(self._answer_batch, self.batch_size, self.batch_wait)
 
     def _candidates(self, tools: list[dict[str, Any]]) -> list[tuple[Reply, str]]:
         """(reply to score, content to answer) per candidate."""
@@ -68,22 +93,36 @@ class Server:
             raise BadRequest("--constrained without tools needs the server started with --text-candidates")
         return [(Reply(text), text) for text in self.text_candidates]
 
-    def _answer(self, conversation: Conversation, temperature: float, max_tokens: int) -> tuple[str, str, int, int]:
-        """(content, finish reason, prompt tokens, completion tokens)."""
-        tokens = EpisodeTokens(self.policy.renderer)
-        prompt = tokens.prompt(conversation)
-        if not self.constrained:
-            generated = generate(self.policy, [prompt], temperature, max_tokens)[0]
+    def _answer_batch(self, key: Hashable, requests: list[Request]) -> list[Answer]:
+        """One group of a batch: free-text requests of one temperature and length, or scored candidates."""
+        with self.policy.reference() if self.base else nullcontext():
+            return self._generated(requests) if key[0] == "text" else self._chosen(requests)
+
+    def _generated(self, requests: list[Request]) -> list[Answer]:
+        first = requests[0]
+        prompts = [EpisodeTokens(self.policy.renderer).prompt(r.conversation) for r in requests]
+        answers = []
+        for prompt, generated in zip(prompts, generate(self.policy, prompts, first.temperature, first.max_tokens)):
             content = self.policy.tokenizer.decode(generated.content_ids, skip_special_tokens=True)
             used = len(generated.content_ids) + int(generated.stopped)
-            return content, "stop" if generated.stopped else "length", len(prompt), used
-        candidates = self._candidates(conversation.tools)
-        closed = [tokens.reply(conversation, reply)[0] for reply, _ in candidates]
+            answers.append((content, "stop" if generated.stopped else "length", len(prompt), used))
+        return answers
+
+    def _chosen(self, requests: list[Request]) -> list[Answer]:
+        rows, closed = [], []
+        for r in requests:
+            tokens = EpisodeTokens(self.policy.renderer)
+            prompt = tokens.prompt(r.conversation)
+            closed.append([tokens.candidate(r.conversation, reply) for reply, _ in r.candidates or []])
+            rows.append(Row(base=prompt, branches=[(len(prompt), ids) for ids in closed[-1]]))
         self.policy.model.eval()
         with torch.no_grad():
-            scored = score(self.policy, [Row(base=prompt, branches=[(len(prompt), ids) for ids in closed])])[0]
-        k = choose(torch.stack([b.sum() for b in scored.branches]), temperature, None)
-        return candidates[k][1], "stop", len(prompt), len(closed[k])
+            scored = score(self.policy, rows)
+        answers = []
+        for r, row, ids, s in zip(requests, rows, closed, scored):
+            k = choose(torch.stack([b.sum() for b in s.branches]), r.temperature, None)
+            answers.append((r.candidates[k][1], "stop", len(row.base), len(ids[k])))  # type: ignore[index]
+        return answers
 
     def complete(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
@@ -116,8 +155,10 @@ class Server:
         except (ValueError, KeyError, TypeError) as error:
             raise BadRequest(f"malformed messages or tools: {error}") from None
         conversation = Conversation(system, specs, chat)
-        with self.lock, self.policy.reference() if self.base else nullcontext():
-            content, finish, prompt_tokens, completion_tokens = self._answer(conversation, float(temperature), max_tokens)
+        candidates = self._candidates(specs) if self.constrained else None
+        request = Request(conversation, float(temperature), max_tokens, candidates)
+        key = ("candidates",) if self.constrained else ("text", request.temperature, max_tokens)
+        content, finish, prompt_tokens, completion_tokens = self.batcher.submit(key, request)
         return {
             "id": f"chatcmpl-{next(self.ids)}",
             "object": "chat.completion",
@@ -179,24 +220,18 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def load_server(run: Path, step: int | None, base: bool, constrained: bool, text_candidates: list[str], name: str) -> tuple[Server, str]:
+def load_server(
+    run: Path, step: int | None, base: bool, constrained: bool, text_candidates: list[str], name: str, batch_wait: float = BATCH_WAIT_S
+) -> tuple[Server, str]:
     """The served policy and a line describing what is served."""
     directory = RunDir(run)
     config = from_dict(directory.settings()["config"])
     policy = load_policy(config.model, pick_device(config.device, config.cpu_threads), config.run_seed)
-    if base:
-        return Server(policy, name, True, constrained, text_candidates), f"{name}: the base model of {run} (adapter off)"
-    finished = [line["step"] for line in directory.finished_steps()]
-    if not finished:
-        raise ConfigError(f"serve: {run} has no finished step yet")
-    if step is None or step == finished[-1]:
-        step, adapter = finished[-1], run / "checkpoint" / "adapter"
-    else:
-        adapter = run / "checkpoints" / step_name(step)
-    if not (adapter / "adapter_config.json").exists():
-        raise ConfigError(f"serve: no adapter of step {step} in {run} (keepCheckpoints: all keeps every step's)")
-    policy.load_adapter(adapter)
-    return Server(policy, name, False, constrained, text_candidates), f"{name}: {run} after step {step}"
+    if not base:
+        step, adapter = directory.adapter(step)
+        policy.load_adapter(adapter)
+    server = Server(policy, name, base, constrained, text_candidates, config.generation_batch, batch_wait)
+    return server, f"{name}: the base model of {run} (adapter off)" if base else f"{name}: {run} after step {step}"
 
 
 def make_http_server(server: Server, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:

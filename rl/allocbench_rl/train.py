@@ -32,9 +32,10 @@ from .env import EnvClient, EnvError, parse_command
 from .gate import GateResult, check
 from .grpo import group_advantages
 from .model import load_policy, pick_device
-from .ppo import ppo_update, reference_logprobs
+from .ppo import decision_kl, ppo_update, reference_units, rollout_kl, scoring_temperature
 from .returns import reward_to_go
-from .rollout import EpisodeRollout, run_rollouts
+from .rollout import EpisodeRollout, RolloutStats, run_rollouts
+from .sampling import describe, sampling_settings
 
 
 class GateFailed(RuntimeError):
@@ -46,9 +47,9 @@ def step_seed(run_seed: int, step: int) -> int:
     return (run_seed * 1_000_003 + step * 7919 + 12_345) % (2**63)
 
 
-def settings_for(config: Config, features: tuple[str, ...]) -> dict[str, Any]:
+def settings_for(config: Config, features: tuple[str, ...], sampling: dict[str, Any]) -> dict[str, Any]:
     versions = {"python": platform.python_version(), "torch": torch.__version__, "transformers": transformers.__version__, "peft": peft.__version__}
-    return {"config": to_dict(config), "versions": versions, "features": list(features)}
+    return {"config": to_dict(config), "versions": versions, "features": list(features), "sampling": sampling}
 
 
 def _behaviour(rollouts: list[EpisodeRollout]) -> dict[str, Any]:
@@ -113,7 +114,7 @@ def progress_line(line: dict[str, Any], steps: int) -> str:
     return (
         f"step {line['step'] + 1}/{steps} · reward {line['meanReward']:.1f} (eager {h['eager']:.1f}, "
         f"wait-one-repeat {h['waitOneRepeat']:.1f}) · first-sight {sight} · kl {line['meanKl']:.3f} · "
-        f"{line['seconds']['total']:.0f} s"
+        f"entropy {line['entropy']:.2f} · {line['seconds']['total']:.0f} s"
     )
 
 
@@ -125,9 +126,10 @@ class Trainer:
         self.run = RunDir(out)
         self.run.claim()
         features = env.probe_features(config.env)
-        self.run.prepare(settings_for(config, features))
         device = pick_device(config.device, config.cpu_threads)
         self.policy = load_policy(config.model, device, config.run_seed)
+        self.sampling = sampling_settings(self.policy, config.temperature, scoring_temperature(config))
+        self.run.prepare(settings_for(config, features, self.sampling))
         self.optimizer = torch.optim.AdamW(self.policy.trainable(), lr=config.learning_rate, weight_decay=config.weight_decay)
         self.critic = Critic(config.critic, features, config.run_seed) if config.algorithm == "ppo" else None
         self.history = self.run.finished_steps()
@@ -154,11 +156,11 @@ class Trainer:
             torch.save(self.critic.state_dict(), directory / "critic.pt")
         torch.save({"torch": torch.get_rng_state(), "numpy": numpy.random.get_state(), "python": random.getstate()}, directory / "rng.pt")
 
-    def rollouts(self, step: int) -> list[EpisodeRollout]:
+    def rollouts(self, step: int, stats: RolloutStats | None = None) -> list[EpisodeRollout]:
         c = self.config
         seed = step_seed(c.run_seed, step)
         torch.manual_seed(seed)
-        generator = torch.Generator().manual_seed(seed)
+        generator = torch.Generator(device=self.policy.device).manual_seed(seed)
         episodes = [(f"{step}-{s}-{r}", s, r) for s in c.step_seeds(step) for r in range(c.rollouts_per_seed)]
         return run_rollouts(
             self.policy,
@@ -170,19 +172,32 @@ class Trainer:
             max_new_tokens=c.max_new_tokens,
             batch=c.generation_batch,
             generator=generator,
+            scoring_temperature=scoring_temperature(c),
+            stats=stats,
         )
 
     def step(self, step: int, force_gate: bool = False) -> dict[str, Any]:
         """Runs and commits one outer step; returns its steps.jsonl line."""
-        c, started = self.config, time.perf_counter()
+        started = time.perf_counter()
         if self.policy.device.type == "cuda":
             torch.cuda.reset_peak_memory_stats(self.policy.device)
-        rollouts = self.rollouts(step)
+        stats = RolloutStats()
+        return self.learn(step, self.rollouts(step, stats), stats, started, force_gate)
+
+    def learn(self, step: int, rollouts: list[EpisodeRollout], stats: RolloutStats, started: float, force_gate: bool = False) -> dict[str, Any]:
+        """The rest of a step from its rollouts (begun at `started`): critic, gate, update, commit."""
+        c = self.config
         seeds = c.step_seeds(step)
         heuristics = self.env.baselines(seeds, c.env.budget, c.env.length)
         rolled = time.perf_counter()
+        reference = reference_units(self.policy, rollouts, c)
+        referenced = time.perf_counter()
 
-        returns = [reward_to_go([float(d.reward) for d in e.decisions]) for e in rollouts]
+        rewards = [[float(d.reward) for d in e.decisions] for e in rollouts]
+        if c.kl.placement == "reward" and c.kl_weight > 0:
+            penalties = decision_kl(rollouts, reference, c.kl.estimator)
+            rewards = [[r - c.kl_weight * k for r, k in zip(rs, ks)] for rs, ks in zip(rewards, penalties)]
+        returns = [reward_to_go(rs) for rs in rewards]
         fit, values = None, None
         if self.critic is not None:
             features = [d.features for e in rollouts for d in e.decisions]
@@ -202,8 +217,7 @@ class Trainer:
                 self.log(gate.describe_failure() + "; going on (--force-gate)")
         criticised = time.perf_counter()
 
-        reference = reference_logprobs(self.policy, rollouts)
-        stats = ppo_update(self.policy, self.optimizer, rollouts, advantages, reference, c)
+        update = ppo_update(self.policy, self.optimizer, rollouts, advantages, reference, c)
         updated = time.perf_counter()
 
         flat_advantages = [a for adv in advantages for a in adv]
@@ -213,9 +227,12 @@ class Trainer:
             "criticIterations": fit.iterations if fit else None,
             "meanAdvantage": statistics.fmean(flat_advantages),
             "meanAbsAdvantage": statistics.fmean(abs(a) for a in flat_advantages),
-            "loss": stats.loss,
-            "meanKl": stats.mean_kl,
-            "clipFraction": stats.clip_fraction,
+            "loss": update.loss,
+            "meanKl": rollout_kl(rollouts, reference),
+            "entropy": update.entropy,
+            "clipFraction": update.clip_fraction,
+            "ratioDeviation": update.ratio_deviation,
+            "tokensEncodedPerDecision": stats.tokens_encoded / stats.decisions,
         }
         if gate is not None:
             line["gate"] = gate.as_json()
@@ -223,7 +240,8 @@ class Trainer:
             "algorithm": c.algorithm,
             "seconds": {
                 "rollout": rolled - started,
-                "critic": criticised - rolled,
+                "reference": referenced - rolled,
+                "critic": criticised - referenced,
                 "update": updated - criticised,
                 "total": time.perf_counter() - started,
             },
@@ -241,6 +259,7 @@ class Trainer:
             if self.next_step >= steps:
                 self.log(f"already finished: {steps} steps in {self.run.path}")
                 return
+            self.log(describe(self.sampling))
             if self.next_step > 0:
                 self.log(f"resuming after step {self.next_step}/{steps}")
             for step in range(self.next_step, steps):

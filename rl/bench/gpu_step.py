@@ -1,188 +1,228 @@
-"""Time and memory of one training step's parts at the paper's scale, on one GPU, with no download.
+"""The GPU check: the trainer's real path on one GPU in minutes, and the paper's run projected from it.
 
-A model of Qwen2.5-14B's shape is built from its config (random weights), its decoder's linear layers
-quantized to 4-bit NF4 (double quantization, bf16 compute) as QLoRA loads them, LoRA r32 on every
-projection, gradient checkpointing. The SmolLM2 tokenizer from the repository's GGUF stands in for
-Qwen's (same ChatML template; the ids fit in Qwen's vocabulary), so prompts have realistic lengths.
+It writes a model of Qwen2.5-14B's width (hidden 5120, 40 query and 8 key-value heads, MLP 13824, vocabulary
+152064) with random bf16 weights to a directory with Qwen2's tokenizer, Qwen2.5-Instruct's chat template and
+its generation_config.json (do_sample, temperature 0.7, top_p 0.8, top_k 20, repetition_penalty 1.05), and
+loads it back through from_pretrained as the trainer does, twice: with --layers-small and --layers-large
+decoder layers. Each runs one real outer step at reduced scale through the trainer: sampled free-text R0
+rollouts at T = 1.2 through the environment, the reference pass, the critic, the gate, the PPO update,
+the commit. QLoRA is asked for; without bitsandbytes the base runs in bf16, and the trainer says so.
 
-It times, through the trainer's own code: rollouts of scripted free-text episodes at T = 60 (replies
-of about 40 tokens, as Qwen's are; the scoring forwards are real), one batch of 16 generations of
---new-tokens tokens, and the PPO update (reference pass, forward and backward per episode); then it
-projects one outer step of 25 seeds × 4 rollouts and the 20-step run. Prints "skipped: no GPU" without CUDA.
+Printed: the sampling actually used (and the model defaults not applied), the ratio before the first
+optimizer step, tokens per second of rollouts and update, peak memory, and the paper's 20 × 25 × 4 run at
+T = 60 projected: the two depths give a cost per decoder layer and a cost outside the layers, for the
+rollout and the update apart; 48 layers are a 14B; then the rollout scales with the decoding rounds (one
+per reply token of each decision, per cohort of `generationBatch` episodes) and the update with the
+tokens trained on. Attention's growth with context (a 60-decision episode is about three times as long as
+a 20-decision one) is not in the layer cost measured at the shorter length, so the projection is a floor
+on that part; it says so.
 
-    rl/.venv/bin/python rl/bench/gpu_step.py [--episodes 16] [--new-tokens 64] [--layers 48]
+On a machine with the project installed: `npm run bench:rl-gpu`. On a bare GPU machine (PyTorch,
+transformers and peft only): build the kit here (`npm run rl:gpu-kit`), carry rl/.gpu-kit, and run
+`python3 rl/bench/gpu_step.py`. Prints "skipped: no GPU" without CUDA unless --device cpu (a small shape,
+for testing the path).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import statistics
+import json
+import os
+import shutil
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import torch
 
 RL = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(RL))
 
-from allocbench_rl import rollout as rollout_module  # noqa: E402
-from allocbench_rl.chat import ChatRenderer  # noqa: E402
-from allocbench_rl.config import Config, EnvConfig, ModelConfig  # noqa: E402
+from allocbench_rl.config import parse_config  # noqa: E402
 from allocbench_rl.env import EnvClient, default_command  # noqa: E402
-from allocbench_rl.model import Policy, load_tokenizer  # noqa: E402
-from allocbench_rl.ppo import ppo_update, reference_logprobs  # noqa: E402
-from allocbench_rl.sampling import Generated, generate  # noqa: E402
+from allocbench_rl.rollout import RolloutStats  # noqa: E402
+from allocbench_rl.train import Trainer  # noqa: E402
 
-GGUF = RL.parent / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
-PAPER_EPISODES, PAPER_STEPS, BATCH = 100, 20, 16
+KIT = RL / ".gpu-kit"
+QWEN25_INSTRUCT_GENERATION = {
+    "do_sample": True, "temperature": 0.7, "top_p": 0.8, "top_k": 20, "repetition_penalty": 1.05,
+    "bos_token_id": 151643, "pad_token_id": 151643, "eos_token_id": [151645, 151643],
+}
+QWEN25_14B = {"hidden_size": 5120, "num_attention_heads": 40, "num_key_value_heads": 8, "intermediate_size": 13824}
+SMALL_SHAPE = {"hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 128}
+PAPER = {"steps": 20, "episodes": 100, "decisions": 60, "layers": 48}
 
 
-def qwen14b_shape(layers: int) -> "transformers.Qwen2Config":  # noqa: F821
-    from transformers import Qwen2Config
+def environment(kit: Path, scratch: Path, use_kit: bool) -> list[str]:
+    """The env's command: the project's CLI when Node and a build are here (unless `use_kit`), else the kit's
+    env with the Node on PATH or, failing that, the kit's."""
+    if not use_kit and shutil.which("node") and (RL.parent / "dist" / "cli" / "main.js").exists():
+        return default_command()
+    entry = kit / "env" / "dist" / "cli" / "rl-env-main.js"
+    if not entry.exists():
+        raise SystemExit(f"gpu check: no Node build here and no kit at {kit}: run npm run rl:gpu-kit where the project is installed")
+    node = shutil.which("node")
+    if node is None:
+        if not (kit / "node.tar.gz").exists():
+            raise SystemExit(f"gpu check: no node on PATH and no {kit / 'node.tar.gz'}: build the kit without --no-node")
+        with tarfile.open(kit / "node.tar.gz") as packed:
+            packed.extractall(scratch / "node", filter="data")
+        node = str(scratch / "node" / "package" / "bin" / "node")
+        os.chmod(node, 0o755)
+    return [node, "--no-node-snapshot", str(entry)]
 
-    return Qwen2Config(
-        hidden_size=5120,
-        num_hidden_layers=layers,
-        num_attention_heads=40,
-        num_key_value_heads=8,
-        intermediate_size=13824,
-        vocab_size=152064,
-        rope_theta=1_000_000.0,
-        max_position_embeddings=32768,
-        tie_word_embeddings=False,
-        use_cache=False,
-        attn_implementation="sdpa",
+
+def tokenizer_source(kit: Path) -> Path:
+    directory = kit / "qwen2-tokenizer"
+    if not (directory / "tokenizer.json").exists():
+        raise SystemExit(f"gpu check: no Qwen2 tokenizer in {directory}: run npm run rl:gpu-kit")
+    return directory
+
+
+def write_model(directory: Path, kit: Path, shape: dict[str, int], layers: int, device: torch.device) -> None:
+    """Random weights of the shape, saved with Qwen's tokenizer, template and generation defaults."""
+    from transformers import AutoTokenizer, GenerationConfig, Qwen2Config, Qwen2ForCausalLM
+
+    tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_source(kit)))
+    config = Qwen2Config(
+        **shape, num_hidden_layers=layers, vocab_size=152064, rope_theta=1_000_000.0, max_position_embeddings=32768,
+        tie_word_embeddings=False, bos_token_id=151643, eos_token_id=151645,
+    )
+    torch.manual_seed(0)
+    with torch.device(device):
+        model = Qwen2ForCausalLM(config).to(torch.bfloat16)
+    model.generation_config = GenerationConfig(**QWEN25_INSTRUCT_GENERATION)
+    model.save_pretrained(str(directory))
+    tokenizer.save_pretrained(str(directory))
+    del model
+
+
+def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvClient, device: torch.device) -> dict[str, Any]:
+    """One outer step of the trainer on the saved model cut to `layers` layers."""
+    full = directory / "config.full.json"
+    if not full.exists():
+        shutil.copy(directory / "config.json", full)
+    saved = json.loads(full.read_text())
+    saved["num_hidden_layers"] = layers
+    if "layer_types" in saved:
+        saved["layer_types"] = saved["layer_types"][:layers]
+    (directory / "config.json").write_text(json.dumps(saved))
+    config = parse_config(
+        {
+            "model": {"kind": "hf", "path": str(directory), "quantize4bit": True, "gradientCheckpointing": True},
+            "env": {"rung": "R0", "length": args.length},
+            "steps": 1, "seedsPerStep": args.episodes // 4, "rolloutsPerSeed": 4, "temperature": 1.2,
+            "maxNewTokens": args.new_tokens, "decisionMode": "free", "generationBatch": args.episodes,
+            "updateBatch": args.update_batch, "device": device.type, "gate": {"enabled": True},
+        },
+        RL,
+    )
+    out = Path(tempfile.mkdtemp(prefix=f"gpu-step-{layers}-"))
+    lines: list[str] = []
+    trainer = Trainer(config, out, env, log=lines.append)
+    if device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(device)
+    started, stats = time.perf_counter(), RolloutStats()
+    episodes = trainer.rollouts(0, stats)
+    line = trainer.learn(0, episodes, stats, started, force_gate=True)
+    tokens = sum(len(e.ids) for e in episodes)
+    replies = sum(len(d.token_ids) for e in episodes for d in e.decisions)
+    decisions = sum(len(e.decisions) for e in episodes)
+    del trainer
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
+    return {"line": line, "tokens": tokens, "replies": replies, "decisions": decisions, "encoded": stats.tokens_encoded, "sampling": trainer_sampling(out)}
+
+
+def trainer_sampling(run: Path) -> dict[str, Any]:
+    return json.loads((run / "settings.json").read_text())["sampling"]
+
+
+def projection(small: dict[str, Any], large: dict[str, Any], args: argparse.Namespace) -> str:
+    """The paper's run from the two depths; see the module's docstring for how."""
+    per_layer, outside, at_48 = {}, {}, {}
+    for part in ("rollout", "update"):
+        a, b = small["line"]["seconds"][part], large["line"]["seconds"][part]
+        per_layer[part] = (b - a) / (args.layers_large - args.layers_small)
+        outside[part] = a - per_layer[part] * args.layers_small
+        at_48[part] = outside[part] + per_layer[part] * PAPER["layers"]
+    cohorts = -(-PAPER["episodes"] // args.episodes)
+    rollout = at_48["rollout"] * cohorts * PAPER["decisions"] / args.length
+    update = at_48["update"] * (PAPER["episodes"] / args.episodes) * (PAPER["decisions"] / args.length)
+    step = rollout + update
+    return (
+        f"projected, one outer step of 25 seeds × 4 rollouts at T = 60 on a 48-layer 14B (replies of {args.new_tokens} tokens, "
+        f"cohorts of {args.episodes}): rollouts {rollout:.0f} s + update {update:.0f} s = {step:.0f} s "
+        f"(target 325 s, aim 163 s); the 20-step run {PAPER['steps'] * step / 3600:.1f} h. Per layer: rollout "
+        f"{per_layer['rollout']:.2f} s, update {per_layer['update']:.2f} s at this scale; outside the layers: rollout "
+        f"{outside['rollout']:.1f} s, update {outside['update']:.1f} s. Attention's growth from T = {args.length} to 60 is not in it."
     )
 
 
-def quantized_model(layers: int, device: torch.device) -> torch.nn.Module:
-    """Random bf16 weights, then every decoder linear layer replaced by its NF4 quantization."""
-    import bitsandbytes as bnb
-    from transformers import Qwen2ForCausalLM
-
-    torch.manual_seed(0)
-    with torch.device(device):
-        model = Qwen2ForCausalLM(qwen14b_shape(layers)).to(torch.bfloat16)
-    for layer in model.model.layers:
-        for parent in (layer.self_attn, layer.mlp):
-            for name, linear in list(parent.named_children()):
-                if not isinstance(linear, torch.nn.Linear):
-                    continue
-                quantized = bnb.nn.Linear4bit(
-                    linear.in_features, linear.out_features, bias=linear.bias is not None,
-                    compute_dtype=torch.bfloat16, compress_statistics=True, quant_type="nf4", device="meta",
-                )
-                quantized.weight = bnb.nn.Params4bit(linear.weight.data, requires_grad=False, compress_statistics=True, quant_type="nf4")
-                if linear.bias is not None:
-                    quantized.bias = torch.nn.Parameter(linear.bias.data, requires_grad=False)
-                setattr(parent, name, quantized.to(device))
-        if device.type == "cuda":
-            torch.cuda.empty_cache()
-    model.is_loaded_in_4bit = True  # as transformers' bitsandbytes loader marks it, for peft's dispatch
-    return model
-
-
-def policy_of(model: torch.nn.Module, device: torch.device) -> Policy:
-    from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
-
-    model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=True)
-    lora = LoraConfig(r=32, lora_alpha=64, lora_dropout=0.05, bias="none", task_type="CAUSAL_LM",
-                      target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
-    peft_model = get_peft_model(model, lora)
-    tokenizer = load_tokenizer(ModelConfig(kind="gguf", path=str(GGUF)))
-    return Policy(model=peft_model, tokenizer=tokenizer, renderer=ChatRenderer(tokenizer), device=device)
-
-
-def scripted_generate(policy: Policy, coin: random.Random):
-    """Replies of Qwen's usual length in place of sampling, so episodes have the paper's shape."""
-
-    def reply(_: Policy, prompts: list[list[int]], temperature: float, max_new_tokens: int) -> list[Generated]:
-        out = []
-        for _ in prompts:
-            word = "KEEP" if coin.random() < 0.3 else "PASS"
-            text = ("This color has appeared before, and the budget allows waiting for stronger evidence "
-                    f"about which colors are common.\nDECISION: {word}")
-            out.append(Generated(policy.renderer.encode(text), True))
-        return out
-
-    return reply
-
-
-def seconds(since: float, device: torch.device) -> float:
-    torch.cuda.synchronize(device)
-    return time.perf_counter() - since
+def report(name: str, result: dict[str, Any], device: torch.device) -> str:
+    line, seconds = result["line"], result["line"]["seconds"]
+    rollout_rate = result["encoded"] / seconds["rollout"]
+    generated_rate = result["replies"] / seconds["rollout"]
+    update_rate = result["tokens"] / seconds["update"]
+    return (
+        f"{name}: ratio before the first optimizer step: max |ratio − 1| = {line['ratioDeviation']:.2e}; rollouts "
+        f"{seconds['rollout']:.1f} s ({result['decisions']} decisions, {rollout_rate:.0f} tokens/s encoded, {generated_rate:.0f} "
+        f"tokens/s sampled, {line['tokensEncodedPerDecision']:.0f} tokens encoded per decision); reference {seconds['reference']:.1f} s; "
+        f"update {seconds['update']:.1f} s ({update_rate:.0f} tokens/s forward and backward); peak "
+        f"{line['peakMemoryMb'] / 1024:.1f} GiB {'GPU' if device.type == 'cuda' else 'RSS'}; kl {line['meanKl']:.4f}, entropy {line['entropy']:.2f}"
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--episodes", type=int, default=16, help="episodes rolled out and updated on (the paper: 100 per step)")
-    parser.add_argument("--new-tokens", type=int, default=64, help="tokens per generation in the generation timing")
-    parser.add_argument("--layers", type=int, default=48, help="decoder layers (48 is the 14B; fewer for a quick look)")
+    parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
+    parser.add_argument("--kit", type=Path, default=KIT, help="the kit (npm run rl:gpu-kit)")
+    parser.add_argument("--episodes", type=int, default=16, help="episodes of the step (one cohort); a multiple of 4")
+    parser.add_argument("--length", type=int, default=20, help="decisions per episode (the paper: 60)")
+    parser.add_argument("--new-tokens", type=int, default=64, help="the reply limit (random weights rarely stop before it)")
+    parser.add_argument("--update-batch", type=int, default=4)
+    parser.add_argument("--layers-small", type=int, default=2)
+    parser.add_argument("--layers-large", type=int, default=6)
+    parser.add_argument("--kit-env", action="store_true", help="run the kit's environment even where the project's is built")
     args = parser.parse_args()
-    if not torch.cuda.is_available():
+    if args.device == "cuda" and not torch.cuda.is_available():
         print("skipped: no GPU")
         return 0
-    device = torch.device("cuda")
-    name = torch.cuda.get_device_name(device)
+    device = torch.device(args.device)
+    shape = QWEN25_14B if device.type == "cuda" else SMALL_SHAPE
+    import peft
+    import transformers
+
+    transformers.logging.set_verbosity_error()  # the cut model's unused layers are expected, not news
+    gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else "CPU"
+    print(f"{gpu}; torch {torch.__version__}, transformers {transformers.__version__}, peft {peft.__version__}; "
+          f"bitsandbytes {'present' if _has('bitsandbytes') else 'absent: the base runs in bf16'}", flush=True)
     started = time.perf_counter()
-    policy = policy_of(quantized_model(args.layers, device), device)
-    trainable = sum(p.numel() for p in policy.trainable())
-    print(f"{name}: Qwen2.5-14B shape ({args.layers} layers), NF4 + LoRA r32 ({trainable / 1e6:.1f} M trainable), "
-          f"built in {seconds(started, device):.0f} s, {torch.cuda.memory_allocated(device) / 2**30:.1f} GiB allocated")
-
-    config = Config(env=EnvConfig(), decision_mode="free")
-    with EnvClient(default_command()) as env:
-        rollout_module.generate = scripted_generate(policy, random.Random(0))
-        torch.cuda.reset_peak_memory_stats(device)
-        t0 = time.perf_counter()
-        episodes = rollout_module.run_rollouts(
-            policy, env, config.env, [(f"g{i}", 9000 + i // 4, i % 4) for i in range(args.episodes)],
-            constrained=False, temperature=1.2, max_new_tokens=512, batch=BATCH, generator=None,
-        )
-        scoring = seconds(t0, device)
-        rollout_module.generate = generate
-    decisions = [len(e.decisions) for e in episodes]
-    lengths = [len(e.ids) for e in episodes]
-    rounds = max(decisions)
-    print(f"episodes: {statistics.fmean(decisions):.1f} decisions (max {rounds}), {statistics.fmean(lengths):.0f} tokens "
-          f"(max {max(lengths)}); rollout scoring forwards {scoring:.1f} s for {args.episodes} episodes")
-
-    prompts = [e.ids[: e.decisions[len(e.decisions) // 2].span[0]] for e in episodes[:BATCH]]
-    t0 = time.perf_counter()
-    generate(policy, prompts, 1.2, args.new_tokens)
-    generation = seconds(t0, device)
-    rollout_peak = torch.cuda.max_memory_allocated(device) / 2**30
-    print(f"one generation batch: {len(prompts)} prompts (mean {statistics.fmean(map(len, prompts)):.0f} tokens) × "
-          f"{args.new_tokens} new tokens in {generation:.1f} s; rollout peak {rollout_peak:.1f} GiB")
-
-    torch.cuda.reset_peak_memory_stats(device)
-    t0 = time.perf_counter()
-    reference = reference_logprobs(policy, episodes)
-    referenced = seconds(t0, device)
-    optimizer = torch.optim.AdamW(policy.trainable(), lr=6e-5, weight_decay=0.01)
-    advantages = [[random.Random(i).gauss(0, 5) for _ in e.decisions] for i, e in enumerate(episodes)]
-    t0 = time.perf_counter()
-    ppo_update(policy, optimizer, episodes, advantages, reference, config)
-    updated = seconds(t0, device)
-    update_peak = torch.cuda.max_memory_allocated(device) / 2**30
-    per_episode = (referenced + updated) / args.episodes
-    print(f"update: reference {referenced:.1f} s + forward/backward {updated:.1f} s for {args.episodes} episodes "
-          f"({per_episode:.2f} s per episode); update peak {update_peak:.1f} GiB")
-
-    # One outer step: lockstep rounds, each with ceil(100 / 16) generation batches of scripted length,
-    # the scoring forwards scaled from the measured episodes, and the update scaled per episode.
-    scale = PAPER_EPISODES / args.episodes
-    reply_tokens = 40
-    batches = rounds * -(-PAPER_EPISODES // BATCH)
-    step_generation = batches * generation * reply_tokens / args.new_tokens
-    step_total = step_generation + scoring * scale + per_episode * PAPER_EPISODES
-    print(f"projection, one step of 25 seeds × 4 rollouts: generation ≈ {step_generation / 60:.1f} min "
-          f"({batches} batches of {reply_tokens}-token replies), scoring ≈ {scoring * scale / 60:.1f} min, "
-          f"update ≈ {per_episode * PAPER_EPISODES / 60:.1f} min; ≈ {step_total / 60:.1f} min per step, "
-          f"≈ {PAPER_STEPS * step_total / 3600:.1f} h for 20 steps; peak memory {max(rollout_peak, update_peak):.1f} GiB")
+    with tempfile.TemporaryDirectory(prefix="gpu-check-") as scratch:
+        directory = Path(scratch) / "qwen2.5-shaped"
+        write_model(directory, args.kit, shape, args.layers_large, device)
+        print(f"wrote {directory.name} ({args.layers_large} layers of width {shape['hidden_size']}, random bf16) in "
+              f"{time.perf_counter() - started:.0f} s", flush=True)
+        with EnvClient(environment(args.kit, Path(scratch), args.kit_env)) as env:
+            results = {}
+            for layers in (args.layers_small, args.layers_large):
+                results[layers] = run_step(directory, layers, args, env, device)
+                if layers == args.layers_small:
+                    sampling = results[layers]["sampling"]
+                    print(f"generation config used: {json.dumps(sampling)}", flush=True)
+                print(report(f"{layers} layers, {args.episodes} episodes × {args.length} decisions", results[layers], device), flush=True)
+    print(projection(results[args.layers_small], results[args.layers_large], args))
+    print(f"total {time.perf_counter() - started:.0f} s")
     return 0
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
 
 
 if __name__ == "__main__":

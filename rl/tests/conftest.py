@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 GGUF = REPO / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 TINY: dict[str, Any] = {
-    "model": {"kind": "tiny", "tokenizerGguf": str(GGUF), "lora": {"r": 8, "alpha": 16, "dropout": 0.0}},
+    "model": {"kind": "tiny", "tokenizerGguf": str(GGUF), "lora": {"r": 8, "alpha": 16}},
     "env": {"length": 12},
     "steps": 2,
     "seedsPerStep": 2,

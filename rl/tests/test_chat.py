@@ -46,8 +46,7 @@ def play_two_turns(renderer: ChatRenderer, reply: Reply, tools: tuple[dict[str, 
     tokens = EpisodeTokens(renderer)
     first = Turn("Rules.", tools, [{"role": "user", "content": "Draw 1."}])
     tokens.prompt(first)
-    ids, rendered = tokens.reply(first, reply)
-    tokens.accept(ids, rendered)
+    tokens.accept_candidate(first, reply, tokens.candidate(first, reply))
     echoed = {"role": "assistant", "content": reply.text, "toolCalls": list(reply.tool_calls)}
     results = [{"role": "tool", "toolCallId": c["id"], "content": "Recorded."} for c in reply.tool_calls]
     second = Turn("Rules.", tools, [*first.messages, echoed, *results, {"role": "user", "content": "Draw 2."}])
@@ -82,8 +81,44 @@ def test_sampled_ids_are_kept_as_sampled(tokenizer: Any) -> None:
     tokens = EpisodeTokens(renderer)
     tokens.prompt(turn)
     odd = [tokenizer.convert_tokens_to_ids(t) for t in ("D", "E", "C")]  # a non-canonical split of "DEC"
-    ids, _ = tokens.reply(turn, Reply("DEC"), odd)
-    assert ids[:3] == odd and tokenizer.decode(ids[3:]) == "<|im_end|>\n"
+    end = tokenizer.convert_tokens_to_ids("<|im_end|>")
+    span = tokens.accept_sampled(turn, Reply("DEC"), [*odd, end], stopped=True)
+    assert tokens.ids[span[0] : span[1]] == [*odd, end]
+    # The template's closing after the sampled stop token opens the next prompt.
+    second = Turn("Rules.", (), [*turn.messages, {"role": "assistant", "content": "DEC", "toolCalls": []}, {"role": "user", "content": "Draw 2."}])
+    prompt = tokens.prompt(second)
+    assert prompt[: span[1]] == tokens.ids[: span[1]]
+    assert tokenizer.decode(prompt[span[1] :]) == "\n<|im_start|>user\nDraw 2.<|im_end|>\n<|im_start|>assistant\n"
+
+
+def test_a_reply_cut_off_gets_the_whole_closing_next(tokenizer: Any) -> None:
+    renderer = ChatRenderer(tokenizer)
+    turn = Turn("Rules.", (), [{"role": "user", "content": "Draw 1."}])
+    tokens = EpisodeTokens(renderer)
+    tokens.prompt(turn)
+    cut = renderer.encode("DECISION")
+    tokens.accept_sampled(turn, Reply("DECISION"), cut, stopped=False)
+    second = Turn("Rules.", (), [*turn.messages, {"role": "assistant", "content": "DECISION", "toolCalls": []}, {"role": "user", "content": "Draw 2."}])
+    before = len(tokens.ids)
+    assert tokenizer.decode(tokens.prompt(second)[before:]).startswith("<|im_end|>\n<|im_start|>user")
+
+
+@pytest.mark.parametrize("template", ["own", "tool-aware"])
+def test_a_call_recovered_from_free_text_is_read_back_as_written(tokenizer: Any, template: str) -> None:
+    """The env echoes a call it recovered from free text as a structured call; the model reads back its own words."""
+    if template == "tool-aware":
+        tokenizer.chat_template = TOOL_TEMPLATE
+    renderer = ChatRenderer(tokenizer)
+    tokens = EpisodeTokens(renderer)
+    first = Turn("Rules.", TOOLS, [{"role": "user", "content": "Draw 1."}])
+    opened = len(tokens.prompt(first))
+    text = 'I keep it.\n<tool_call>\n{"name": "keep", "arguments": {}}\n</tool_call>'
+    sampled = [*renderer.encode(text), tokenizer.convert_tokens_to_ids("<|im_end|>")]
+    tokens.accept_sampled(first, Reply(text), sampled, stopped=True)
+    echoed = {"role": "assistant", "content": "I keep it.", "toolCalls": [KEEP]}
+    second = Turn("Rules.", TOOLS, [*first.messages, echoed, {"role": "tool", "toolCallId": "call_0", "content": "Recorded."}, {"role": "user", "content": "Draw 2."}])
+    prompt = tokens.prompt(second)
+    assert tokenizer.decode(prompt[opened:]).count("<tool_call>") == 1  # as written, not rendered again as a structured call
 
 
 def test_a_template_that_rewrites_history_is_refused(tokenizer: Any) -> None:

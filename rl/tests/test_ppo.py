@@ -11,14 +11,14 @@ import torch
 from allocbench_rl.config import Config
 from allocbench_rl.env import EnvClient
 from allocbench_rl.model import load_policy
-from allocbench_rl.ppo import batch_loss, decision_logprobs, ppo_update, reference_logprobs
+from allocbench_rl.ppo import batch_loss, decision_logprobs, ppo_update, reference_units
 from allocbench_rl.returns import reward_to_go
 from allocbench_rl.rollout import run_rollouts
 
 
 @pytest.mark.parametrize("mode", ["constrained", "free"])
 def test_update_moves_the_adapter_only_and_lowers_the_loss(env: EnvClient, tiny: Callable[..., Config], mode: str) -> None:
-    config = tiny(decisionMode=mode, maxNewTokens=6, env={"length": 10}, learningRate=1.0e-2)
+    config = tiny(decisionMode=mode, maxNewTokens=6, env={"length": 10}, learningRate=1.0e-3)
     policy = load_policy(config.model, torch.device("cpu"), seed=0)
     torch.manual_seed(1)
     episodes = run_rollouts(
@@ -28,7 +28,7 @@ def test_update_moves_the_adapter_only_and_lowers_the_loss(env: EnvClient, tiny:
     )
     for e in episodes:
         with torch.no_grad():
-            new = decision_logprobs(policy, e)
+            new = decision_logprobs(policy, e, config)
         old = torch.tensor([d.behaviour_logprob for d in e.decisions])
         assert torch.allclose(new, old, atol=1e-4)
     # Advantages with both signs, so the update has something to push.
@@ -37,15 +37,15 @@ def test_update_moves_the_adapter_only_and_lowers_the_loss(env: EnvClient, tiny:
         returns = reward_to_go([float(d.reward) for d in e.decisions])
         advantages.append([g - 3.0 + (0.5 if d.action == "pass" else -0.5) for g, d in zip(returns, e.decisions)])
     before = {n: p.detach().clone() for n, p in policy.model.named_parameters()}
-    reference = reference_logprobs(policy, episodes)
+    reference = reference_units(policy, episodes, config)
     loss_before = batch_loss(policy, episodes, advantages, reference, config)
     optimizer = torch.optim.AdamW(policy.trainable(), lr=config.learning_rate, weight_decay=config.weight_decay)
     stats = ppo_update(policy, optimizer, episodes, advantages, reference, config)
     assert stats.loss == pytest.approx(loss_before, abs=1e-5)
-    assert stats.mean_kl == pytest.approx(0.0, abs=1e-5) and stats.clip_fraction == 0.0  # the adapter starts at B = 0
+    assert stats.clip_fraction == 0.0  # the adapter starts at B = 0
     changed = {n for n, p in policy.model.named_parameters() if not torch.equal(p, before[n])}
     assert changed and all("lora_" in n for n in changed)
     assert any("lora_B" in n for n in changed)
     assert batch_loss(policy, episodes, advantages, reference, config) < loss_before
     with torch.no_grad(), policy.reference():
-        assert torch.equal(torch.cat([decision_logprobs(policy, e) for e in episodes]), torch.cat(reference))
+        assert torch.equal(torch.cat([decision_logprobs(policy, e, config) for e in episodes]), torch.stack([u.mean() for r in reference for u in r]))

@@ -56,12 +56,12 @@ def same_run(a: Path, b: Path) -> None:
 def test_kill_and_resume_gives_the_same_run(
     env: EnvClient, tiny: Callable[..., Config], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kill: str
 ) -> None:
-    config = tiny(gate={"enabled": False}, model={"lora": {"dropout": 0.1}})
+    config = tiny(gate={"enabled": False}, decisionMode="free", maxNewTokens=4)  # free text: the sampler's state resumes too
     whole, killed = tmp_path / "whole", tmp_path / "killed"
     train.Trainer(config, whole, env, log=lambda _: None).train()
 
     if kill == "after-rollouts":
-        monkeypatch.setattr(train, "reference_logprobs", kill_on_second_call(train.reference_logprobs))
+        monkeypatch.setattr(train, "reference_units", kill_on_second_call(train.reference_units))
     else:  # the new checkpoint is in place, the steps.jsonl line is not
         monkeypatch.setattr(RunDir, "append_step", kill_on_second_call(RunDir.append_step))
     with pytest.raises(Killed):
@@ -73,7 +73,7 @@ def test_kill_and_resume_gives_the_same_run(
     resumed = train.Trainer(config, killed, env, log=log.append)
     assert resumed.next_step == 1
     resumed.train()
-    assert log[0] == "resuming after step 1/2" and log[-1].startswith("done: 2 steps")
+    assert log[0].startswith("sampling: ") and log[1] == "resuming after step 1/2" and log[-1].startswith("done: 2 steps")
     same_run(whole, killed)
 
 

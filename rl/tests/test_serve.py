@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from allocbench_rl import serve
-from allocbench_rl.config import Config, ConfigError
+from allocbench_rl.config import ConfigError
 from allocbench_rl.env import EnvClient
 from allocbench_rl.train import Trainer
 
@@ -50,8 +50,8 @@ def served(run: Path) -> Iterator[Callable[..., str]]:
     """Starts a server per call of the yielded function; returns its base URL."""
     servers = []
 
-    def start(constrained: bool = False, text_candidates: list[str] | None = None, base: bool = False) -> str:
-        model, _ = serve.load_server(run, None, base, constrained, text_candidates or [], "rl-test")
+    def start(constrained: bool = False, text_candidates: list[str] | None = None, base: bool = False, server: serve.Server | None = None) -> str:
+        model = server or serve.load_server(run, None, base, constrained, text_candidates or [], "rl-test")[0]
         http = serve.make_http_server(model)
         threading.Thread(target=http.serve_forever, daemon=True).start()
         servers.append(http)
@@ -135,3 +135,38 @@ def test_steps_and_startup_errors(run: Path, tmp_path: Path, capsys: pytest.Capt
         serve.load_server(run, 5, False, False, [], "m")
     assert serve.main(["--run", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"run: no readable settings.json in {tmp_path}\n"
+
+
+@pytest.mark.parametrize("constrained", [False, True], ids=["free", "constrained"])
+def test_concurrent_requests_share_one_forward_batch(
+    run: Path, served: Callable[..., str], monkeypatch: pytest.MonkeyPatch, constrained: bool
+) -> None:
+    """Two requests that arrive together are one `generate` call (or one scoring forward), and each gets
+    the answer it gets alone at temperature 0."""
+    batches: list[int] = []
+    name = "score" if constrained else "generate"
+    real = getattr(serve, name)
+    monkeypatch.setattr(serve, name, lambda policy, items, *rest: batches.append(len(items)) or real(policy, items, *rest))
+    policy = serve.load_server(run, None, False, constrained, DECISION, "rl-test")[0].policy
+    server = lambda size, wait: serve.Server(policy, "rl-test", False, constrained, DECISION, size, wait)  # noqa: E731
+    bodies = [
+        {"messages": HISTORY[:2], "temperature": 0, "max_tokens": 6},
+        {"messages": HISTORY, "tools": TOOLS, "temperature": 0, "max_tokens": 6},
+    ]
+    alone = served(server=server(1, 0.0))
+    answers_alone = [reply_of(post(alone, body)[1]) for body in bodies]
+    assert batches == [1, 1]
+    # The batch closes when its second request arrives (the wait is only an upper bound).
+    together = served(server=server(2, 60.0))
+    answers: list[str | None] = [None, None]
+
+    def ask(i: int) -> None:
+        answers[i] = reply_of(post(together, bodies[i])[1])
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert batches == [1, 1, 2]
+    assert answers == answers_alone

@@ -34,7 +34,7 @@ def test_end_to_end_run_writes_the_run_directory(tmp_path: Path, gguf: Path, env
     assert done.returncode == 0, done.stderr
     progress = [line for line in done.stdout.splitlines() if line.startswith("step ")]
     assert len(progress) == 2
-    assert re.fullmatch(r"step 2/2 · reward [\d.]+ \(eager [\d.]+, wait-one-repeat [\d.]+\) · first-sight (\d+%|n/a) · kl -?[\d.]+ · \d+ s", progress[1])
+    assert re.fullmatch(r"step 2/2 · reward [\d.]+ \(eager [\d.]+, wait-one-repeat [\d.]+\) · first-sight (\d+%|n/a) · kl [\d.]+ · entropy [\d.]+ · \d+ s", progress[1])
 
     settings = json.loads((out / "settings.json").read_text())
     assert settings["features"] == ["elapsed", "budgetLeft", "occurrence", "otherUnkept", "rate"]
@@ -47,7 +47,9 @@ def test_end_to_end_run_writes_the_run_directory(tmp_path: Path, gguf: Path, env
     for line in lines:
         assert set(line["heuristics"]) == {"eager", "waitOneRepeat"} and line["algorithm"] == "ppo"
         assert line["rewardMin"] <= line["meanReward"] <= line["rewardMax"]
-        assert set(line["seconds"]) == {"rollout", "critic", "update", "total"} and line["peakMemoryMb"] > 0
+        assert set(line["seconds"]) == {"rollout", "reference", "critic", "update", "total"} and line["peakMemoryMb"] > 0
+        assert line["meanKl"] >= 0 and line["entropy"] > 0 and line["tokensEncodedPerDecision"] > 0
+        assert line["ratioDeviation"] < 1e-4  # scored as the rollout sampled, before the first optimizer step
     records = [json.loads(r) for r in (out / "steps" / "step-0001" / "rollouts.jsonl").read_text().splitlines()]
     assert {r["episode"].rsplit("-", 1)[0] for r in records} == {"1-9002", "1-9003"}
     for episode in {r["episode"] for r in records}:

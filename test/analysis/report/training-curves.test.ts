@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeReport } from '../../../analysis/report/write-report.js';
 
-/** A training directory as the trainer writes one: settings.json and a line per finished step. */
+/** A training directory as the trainer writes one: settings.json (the algorithm in its config) and a line per finished step. */
 function writeTrainingRun(dir: string, algorithm: string, rewards: readonly number[]) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'settings.json'), JSON.stringify({ algorithm }));
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify({ config: { algorithm, steps: rewards.length }, versions: {}, features: [] }));
   const lines = rewards.map((reward, step) =>
-    JSON.stringify({ step, meanReward: reward, firstSight: 0.7 - step / 10, heuristics: { eager: 36.6, waitOneRepeat: 42.6 }, algorithm }),
+    JSON.stringify({ step, meanReward: reward, firstSight: 0.7 - step / 10, heuristics: { eager: 36.6, waitOneRepeat: 42.6 } }),
   );
   writeFileSync(join(dir, 'steps.jsonl'), `${lines.join('\n')}\n{"step": "torn"\n`);
 }
