@@ -58,7 +58,7 @@ def main() -> int:
                 "kind": "tiny",
                 "tokenizerGguf": str(GGUF),
                 "tiny": {"hidden": args.hidden, "layers": args.layers, "heads": 4, "kvHeads": 2, "intermediate": 4 * args.hidden},
-                "lora": {"r": args.lora_rank, "alpha": 2 * args.lora_rank, "dropout": 0.0},
+                "lora": {"r": args.lora_rank, "alpha": 2 * args.lora_rank},
             },
             "env": {"length": args.length},
             "decisionMode": "constrained",
