@@ -220,6 +220,7 @@ def _check(config: Config) -> None:
     need(config.temperature > 0, "temperature must be positive (rollouts sample)")
     need(config.learning_rate > 0 and config.weight_decay >= 0, "learningRate must be positive, weightDecay not negative")
     clip_ok = config.clip is None or config.clip > 0
+    need(config.algorithm != "grpo" or config.kl.placement == "loss", "kl.placement reward needs algorithm ppo (GRPO's advantages come from the episode's items)")
     need(config.grad_clip > 0 and clip_ok and config.kl_weight >= 0, "gradClip and clip must be positive (clip may be null), klWeight not negative")
     c = config.critic
     need(c.hidden >= 1 and c.learning_rate > 0 and c.max_iterations >= 1 and c.patience >= 1, "critic settings must be positive")

@@ -48,6 +48,8 @@ class RolloutEngine(Protocol):
 
     tokens_encoded: int
     """Every token run through the model so far: the measure of context reuse."""
+    slots_encoded: int
+    """Every position run through the model, padding included: what the batching costs beside it."""
 
     def sample(self, prompts: dict[str, list[int]], max_new_tokens: int) -> dict[str, Sampled]: ...
 
@@ -88,7 +90,8 @@ class TorchEngine:
     The cache is one rectangle for the batch. A row's slots hold its real tokens and holes (padding that
     lines the rows up, a finished row's idle steps, the candidates not chosen), which the attention mask
     hides; each real token has the position it has in the row's own sequence, so the logits are those a
-    forward over that sequence alone would give.
+    forward over that sequence alone would give. At the start of each turn the holes are squeezed out
+    (each row's real slots gathered to the right), so the cache holds one turn's holes at most.
     """
 
     def __init__(self, policy: Policy, episode_ids: list[str], temperature: float, generator: torch.Generator | None, scoring_temperature: float):
@@ -104,6 +107,7 @@ class TorchEngine:
         self.cached: list[list[int]] = [[] for _ in episode_ids]
         """Per row, the real tokens whose keys and values are in the cache."""
         self.tokens_encoded = 0
+        self.slots_encoded = 0
         # transformers renames past_key_values to cache (5.24 warns); the GPU machine's 5.17 may not know it.
         self._cache_argument = "cache" if "cache" in inspect.signature(self.lm.get_decoder().forward).parameters else "past_key_values"
 
@@ -118,9 +122,10 @@ class TorchEngine:
             fresh[r] = ids[len(seen) :]
         return fresh
 
-    def _forward(self, ids: torch.Tensor, real: torch.Tensor, positions: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
+    def _forward(self, ids: torch.Tensor, real: torch.Tensor, positions: torch.Tensor, attention: torch.Tensor, count: int) -> torch.Tensor:
         """Runs `ids` ([rows, L]) on the cache; returns the last layer's hidden states. `real` marks the new
-        slots that are tokens; `attention` is the mask over every slot, [rows, L, cached + L] (True = sees)."""
+        slots that are tokens (`count` of them); `attention` is the mask over every slot, [rows, L, cached + L]
+        (True = sees)."""
         dtype = self.lm.get_input_embeddings().weight.dtype
         additive = torch.zeros(attention.shape, dtype=dtype, device=self.device).masked_fill_(~attention, torch.finfo(dtype).min)
         decoder = self.lm.get_decoder()
@@ -129,8 +134,30 @@ class TorchEngine:
         )
         self.cache = getattr(output, self._cache_argument)
         self.mask = torch.cat([self.mask, real], dim=1)
-        self.tokens_encoded += int(real.sum())
+        self.tokens_encoded += count
+        self.slots_encoded += ids.numel()
         return output.last_hidden_state
+
+    def _compact(self) -> None:
+        """Drops the holes: each row's real slots, in order, gathered to the right of a narrower rectangle."""
+        if self.cache is None:
+            return
+        counts = [len(c) for c in self.cached]
+        width = max(counts)
+        if width == self.mask.shape[1]:
+            return
+        index = torch.zeros((len(counts), width), dtype=torch.long)
+        mask = torch.zeros((len(counts), width), dtype=torch.bool)
+        for r, slots in enumerate(self.mask.cpu()):
+            real = slots.nonzero().squeeze(1)
+            index[r, width - len(real) :] = real
+            mask[r, width - len(real) :] = True
+        index = index.to(self.device)
+        for layer in self.cache.layers:
+            heads, dim = layer.keys.shape[1], layer.keys.shape[3]
+            gather = index[:, None, :, None].expand(-1, heads, -1, dim)
+            layer.keys, layer.values = layer.keys.gather(2, gather), layer.values.gather(2, gather)
+        self.mask = mask.to(self.device)
 
     def _next_positions(self) -> torch.Tensor:
         return torch.tensor([len(c) for c in self.cached], device=self.device)
@@ -172,8 +199,9 @@ class TorchEngine:
         for r, new in fresh.items():
             if not new:
                 raise ValueError("engine: a prompt must add at least one token")
+        self._compact()
         ids, real, positions, attention = self._causal_chunk(fresh)
-        hidden = self._forward(ids, real, positions, attention)[:, -1]
+        hidden = self._forward(ids, real, positions, attention, sum(map(len, fresh.values())))[:, -1]
         for r, new in fresh.items():
             self.cached[r] += new
         active = sorted(fresh)
@@ -186,7 +214,8 @@ class TorchEngine:
             tokens = draw(logits, self.temperature, self.generator)
             scored = torch.log_softmax(logits / self.scoring_temperature, dim=-1).gather(1, tokens[:, None]).squeeze(1)
             step, fed = [self.pad] * rows, [False] * rows
-            for r, token, logprob in zip(active, tokens.tolist(), scored.tolist()):  # one transfer from the device per step
+            drawn, drawn_logprobs = torch.stack([tokens.double(), scored.double()]).tolist()  # one wait on the device a step
+            for r, token, logprob in zip(active, map(int, drawn), drawn_logprobs):
                 if r not in running:
                     continue
                 sampled[r].append(token)
@@ -201,7 +230,7 @@ class TorchEngine:
             # Each row sees its real slots and this one; a row not fed sees only its own (hole) slot.
             attention = torch.cat([self.mask[:, None, :], torch.ones((rows, 1, 1), dtype=torch.bool, device=self.device)], dim=2)
             positions = self._next_positions()[:, None]
-            hidden = self._forward(torch.tensor(step, device=self.device)[:, None], feeding, positions, attention)[:, -1]
+            hidden = self._forward(torch.tensor(step, device=self.device)[:, None], feeding, positions, attention, sum(fed))[:, -1]
             for r in running:
                 self.cached[r].append(sampled[r][-1])
         return {
@@ -213,9 +242,10 @@ class TorchEngine:
     def choose(self, prompts: dict[str, list[int]], candidates: dict[str, list[list[int]]]) -> dict[str, Choice]:
         fresh = self._new_tokens(prompts)
         tails = {self.rows[id]: c for id, c in candidates.items()}
+        self._compact()
         ids, real, positions, attention = self._causal_chunk(fresh, tails)
         prompt_width = max(len(t) for t in fresh.values())
-        hidden = self._forward(ids, real, positions, attention)
+        hidden = self._forward(ids, real, positions, attention, sum(map(len, fresh.values())))
         # Each candidate token's log-prob (temperature 1), the head run only where one is predicted: the first
         # token by the prompt's last slot, the rest by the candidate's own slots.
         picks: list[tuple[int, int, int]] = []
@@ -235,7 +265,7 @@ class TorchEngine:
             for candidate in tails[r]:
                 sequences.append(sum(token_logprobs[first : first + len(candidate)]))
                 first += len(candidate)
-            sequence = torch.tensor(sequences, dtype=torch.float64)
+            sequence = torch.tensor(sequences, dtype=torch.float64, device=self.device)  # the generator's device
             k = choose(sequence, self.temperature, self.generator)
             start = prompt_width + sum(len(c) for c in tails[r][:k])
             kept[r, start : start + len(tails[r][k])] = True

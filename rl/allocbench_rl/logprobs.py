@@ -5,7 +5,7 @@ prefix of the base (the constrained mode's other candidates). A batch of rows is
 without branches are right-padded under the model's own causal mask; rows with branches go into one
 sequence each under a 4D mask in which a branch sees its base prefix and itself, with the positions it
 would have had alone. The LM head runs only on the positions scored, so a long episode over a large
-vocabulary costs little memory.
+vocabulary costs little memory; the head runs a chunk of positions at a time.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import torch
+from torch.utils.checkpoint import checkpoint
 
 from .model import Policy
 
@@ -82,12 +83,35 @@ def _inputs(rows: list[Row], dtype: torch.dtype) -> tuple[torch.Tensor, torch.Te
     return ids, positions, mask, picks, layout
 
 
-@torch.no_grad()
-def _entropy(logits: torch.Tensor, normaliser: torch.Tensor, chunk: int = 2048) -> torch.Tensor:
-    """−Σ p log p per row, a chunk of rows at a time (a full-vocabulary softmax of every row at once would
-    double the logits' memory)."""
-    parts = [n - (torch.softmax(z, dim=-1) * z).sum(-1) for z, n in zip(logits.split(chunk), normaliser.split(chunk))]
-    return torch.cat(parts) if parts else normaliser
+HEAD_CHUNK = 2048
+"""Scored positions whose full-vocabulary logits exist at once (152k columns in fp32: 1.2 GB a chunk)."""
+
+
+def _chunk_logprobs(
+    head: torch.nn.Module, hidden: torch.Tensor, targets: torch.Tensor, temperature: float, entropies: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(log-prob of each target, the entropy of its distribution (detached; empty unless asked)) at `temperature`."""
+    logits = head(hidden).float() / temperature
+    normaliser = torch.logsumexp(logits, dim=-1)
+    entropy = normaliser.new_empty(0)
+    if entropies:
+        with torch.no_grad():
+            entropy = normaliser - (torch.softmax(logits, dim=-1) * logits).sum(-1)
+    return logits.gather(1, targets[:, None]).squeeze(1) - normaliser, entropy
+
+
+def _target_logprobs(
+    head: torch.nn.Module, hidden: torch.Tensor, targets: torch.Tensor, temperature: float, entropies: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The head a chunk of positions at a time; with gradients on, each chunk is recomputed in the backward
+    pass instead of keeping its logits (a step's logits would otherwise take tens of GB at 152k ids)."""
+    parts = []
+    for h, t in zip(hidden.split(HEAD_CHUNK), targets.split(HEAD_CHUNK)):
+        if torch.is_grad_enabled():
+            parts.append(checkpoint(_chunk_logprobs, head, h, t, temperature, entropies, use_reentrant=False))
+        else:
+            parts.append(_chunk_logprobs(head, h, t, temperature, entropies))
+    return torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])
 
 
 def score(policy: Policy, rows: list[Row], temperature: float = 1.0, entropies: bool = False) -> list[Scored]:
@@ -102,14 +126,11 @@ def score(policy: Policy, rows: list[Row], temperature: float = 1.0, entropies: 
     rows_index = torch.tensor([p[0] for p in picks], device=device)
     at = torch.tensor([p[1] for p in picks], device=device)
     targets = torch.tensor([p[2] for p in picks], device=device)
-    logits = lm.get_output_embeddings()(hidden[rows_index, at]).float() / temperature
-    normaliser = torch.logsumexp(logits, dim=-1)
-    token_logprobs = logits.gather(1, targets[:, None]).squeeze(1) - normaliser
-    entropy = _entropy(logits.detach(), normaliser.detach()) if entropies else None
+    token_logprobs, entropy = _target_logprobs(lm.get_output_embeddings(), hidden[rows_index, at], targets, temperature, entropies)
     results = []
     for row, entries in zip(rows, layout):
         pieces = [token_logprobs[first : first + count] for first, count in entries]
         spans = len(row.spans)
-        span_entropies = [entropy[first : first + count] for first, count in entries[:spans]] if entropy is not None else None
+        span_entropies = [entropy[first : first + count] for first, count in entries[:spans]] if entropies else None
         results.append(Scored(spans=pieces[:spans], branches=pieces[spans:], span_entropies=span_entropies))
     return results

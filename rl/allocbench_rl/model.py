@@ -94,13 +94,14 @@ def _base(config: ModelConfig, tokenizer: Any, device: torch.device, dtype: torc
     if config.kind == "tiny":
         return _tiny(config, tokenizer).to(device=device, dtype=dtype)
     options: dict[str, Any] = {"dtype": dtype, "attn_implementation": "sdpa"}
+    if device.type == "cuda":
+        options["device_map"] = {"": device.index or 0}  # weights straight onto the GPU, not through host memory
     if config.quantize4bit and device.type == "cuda" and _has_bitsandbytes():
         from transformers import BitsAndBytesConfig
 
         options["quantization_config"] = BitsAndBytesConfig(
             load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=dtype
         )
-        options["device_map"] = {"": device.index or 0}
     elif config.quantize4bit:
         why = "needs a GPU" if device.type != "cuda" else "needs bitsandbytes, which is not installed"
         print(f"note: model.quantize4bit {why}; loading the base unquantized in {str(dtype).removeprefix('torch.')}", file=sys.stderr)

@@ -2,9 +2,9 @@
 
 A decision is scored by its units: the log-probs of its reply tokens (free text), or the log-prob of the
 candidate chosen (constrained), all at the scoring temperature. Its log-prob for the ratio is their mean
-(the paper's per-decision form); the ratio is taken against the behaviour log-prob recorded at rollout
-from the same logits the reply was sampled from, so it is 1 for unchanged weights. The surrogate is
-clipped. The KL term (config.kl) is an estimator per unit of d = log π − log π_ref, averaged over the
+(the paper's per-decision form); the ratio is taken against the update's own log-probs before its first
+optimizer step, so it is exactly 1 for unchanged weights; the behaviour log-probs recorded at rollout
+(from the logits each reply was sampled from) are logged against them. The surrogate is clipped. The KL term (config.kl) is an estimator per unit of d = log π − log π_ref, averaged over the
 decision's units, in the loss or, subtracted from the rewards, before the returns (train.py). An
 episode's loss is the mean over its decisions, the batch's the mean over episodes; `updateBatch`
 episodes share a forward and a backward, gradients accumulate, and each epoch ends in one clipped
@@ -32,8 +32,9 @@ class UpdateStats:
     entropy: float
     """Mean entropy per unit of the policy that acted (reply tokens, or the choice between candidates)."""
     clip_fraction: float
-    ratio_deviation: float
-    """max |ratio − 1| before the first optimizer step: 0 up to float error when scoring matches the rollout."""
+    sampler_deviation: float
+    """max |π_update / π_sampler − 1| over the decisions, before the first optimizer step: how far the log-probs
+    read at sampling are from the update's own (float error when both compute alike; dropout would show here)."""
 
 
 def kl_estimate(log_ratio: torch.Tensor, estimator: str) -> torch.Tensor:
@@ -116,12 +117,11 @@ def rollout_kl(episodes: list[EpisodeRollout], reference: list[list[torch.Tensor
 
 
 def _episode_terms(
-    units: list[tuple[torch.Tensor, torch.Tensor | None]], episode: EpisodeRollout, advantages: list[float], reference: list[torch.Tensor], config: Config
+    units: list[tuple[torch.Tensor, torch.Tensor | None]], old: torch.Tensor, advantages: list[float], reference: list[torch.Tensor], config: Config
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """(loss, per-decision clipped flag, per-decision ratio) of one episode."""
+    """(loss, per-decision clipped flag) of one episode, its ratio taken against the decisions' `old` log-probs."""
     device = units[0][0].device
     new = torch.stack([u.mean() for u, _ in units])
-    old = torch.tensor([d.behaviour_logprob for d in episode.decisions], device=device)
     advantage = torch.tensor(advantages, device=device)
     ratio = torch.exp(new - old)
     if config.clip is None:  # no clip: the plain policy gradient, ratio-weighted
@@ -133,16 +133,20 @@ def _episode_terms(
     if config.kl.placement == "loss" and config.kl_weight > 0:
         kl = torch.stack([kl_estimate(u - ref.to(device), config.kl.estimator).mean() for (u, _), ref in zip(units, reference)])
         loss = loss + config.kl_weight * kl
-    return loss.mean(), clipped, ratio.detach()
+    return loss.mean(), clipped
+
+
+def _behaviour(episode: EpisodeRollout, device: torch.device) -> torch.Tensor:
+    return torch.tensor([d.behaviour_logprob for d in episode.decisions], device=device)
 
 
 def batch_loss(
     policy: Policy, episodes: list[EpisodeRollout], advantages: list[list[float]], reference: list[list[torch.Tensor]], config: Config
 ) -> float:
-    """The batch's loss under the current weights, without updating."""
+    """The batch's loss under the current weights against the behaviour log-probs, without updating."""
     with torch.no_grad():
         units = [u for batch in _batches(len(episodes), config.update_batch) for u in _units(policy, [episodes[i] for i in batch], scoring_temperature(config), False)]
-        losses = [_episode_terms(u, e, a, r, config)[0] for u, e, a, r in zip(units, episodes, advantages, reference)]
+        losses = [_episode_terms(u, _behaviour(e, policy.device), a, r, config)[0] for u, e, a, r in zip(units, episodes, advantages, reference)]
     return float(torch.stack(losses).mean())
 
 
@@ -154,31 +158,39 @@ def ppo_update(
     reference: list[list[torch.Tensor]],
     config: Config,
 ) -> UpdateStats:
-    """`config.epochs` optimizer steps on the batch; the model has no dropout, so train mode scores as the rollout did."""
+    """`config.epochs` optimizer steps on the batch. The ratio's old log-probs are the update's own, from its
+    first epoch's forward (before any step: the same weights that sampled), as verl recomputes them: the
+    sampler's log-probs, read from the cached decoding, can differ from a whole forward's by rounding (about
+    1e-2 a token in bf16). Their gap is logged, not trained on."""
     parameters = policy.trainable()
     temperature = scoring_temperature(config)
-    losses, clipped, entropies, first_ratios = [], [], [], []
+    losses, clipped, entropies = [], [], []
+    first: list[torch.Tensor | None] = [None] * len(episodes)
     for epoch in range(config.epochs):
         policy.model.train()
         optimizer.zero_grad(set_to_none=True)
         total = 0.0
         for batch in _batches(len(episodes), config.update_batch):
             units = _units(policy, [episodes[i] for i in batch], temperature, entropies=epoch == 0)
-            terms = [_episode_terms(u, episodes[i], advantages[i], reference[i], config) for u, i in zip(units, batch)]
+            terms = []
+            for u, i in zip(units, batch):
+                if first[i] is None:
+                    first[i] = torch.stack([x.mean() for x, _ in u]).detach()
+                terms.append(_episode_terms(u, first[i], advantages[i], reference[i], config))
             loss = torch.stack([t[0] for t in terms]).sum() / len(episodes)
             loss.backward()
             total += loss.item()
             clipped += [t[1] for t in terms]
             if epoch == 0:
                 entropies += [h for e in units for _, h in e if h is not None]
-                first_ratios += [t[2] for t in terms]
         torch.nn.utils.clip_grad_norm_(parameters, config.grad_clip)
         optimizer.step()
         losses.append(total)
     policy.model.eval()
+    gaps = [torch.exp(f - _behaviour(e, f.device)) - 1 for f, e in zip(first, episodes) if f is not None]
     return UpdateStats(
         loss=sum(losses) / len(losses),
         entropy=float(torch.cat(entropies).double().mean()) if entropies else float("nan"),
         clip_fraction=float(torch.cat(clipped).float().mean()),
-        ratio_deviation=float((torch.cat(first_ratios) - 1).abs().max()),
+        sampler_deviation=float(torch.cat(gaps).abs().max()),
     )

@@ -132,9 +132,10 @@ def _constrained(engine: RolloutEngine, chunk: list[Pending], states: dict[str, 
 
 @dataclass
 class RolloutStats:
-    """What the engines did: tokens run through the model and decisions made."""
+    """What the engines did: tokens run through the model, positions run (padding included), decisions made."""
 
     tokens_encoded: int = 0
+    slots_encoded: int = 0
     decisions: int = 0
 
 
@@ -209,5 +210,6 @@ def run_rollouts(
         finished += _cohort(policy, env, env_config, cohort, replies, constrained, max_new_tokens)
         if stats is not None:
             stats.tokens_encoded += replies.tokens_encoded
+            stats.slots_encoded += replies.slots_encoded
             stats.decisions += sum(len(e.decisions) for e in finished[-len(cohort) :])
     return finished

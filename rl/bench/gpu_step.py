@@ -1,21 +1,23 @@
 """The GPU check: the trainer's real path on one GPU in minutes, and the paper's run projected from it.
 
 It writes a model of Qwen2.5-14B's width (hidden 5120, 40 query and 8 key-value heads, MLP 13824, vocabulary
-152064) with random bf16 weights to a directory with Qwen2's tokenizer, Qwen2.5-Instruct's chat template and
-its generation_config.json (do_sample, temperature 0.7, top_p 0.8, top_k 20, repetition_penalty 1.05), and
-loads it back through from_pretrained as the trainer does, twice: with --layers-small and --layers-large
-decoder layers. Each runs one real outer step at reduced scale through the trainer: sampled free-text R0
-rollouts at T = 1.2 through the environment, the reference pass, the critic, the gate, the PPO update,
-the commit. QLoRA is asked for; without bitsandbytes the base runs in bf16, and the trainer says so.
+152064) with random bf16 weights to a directory with Qwen2.5's tokenizer, Qwen2.5-Instruct's chat template
+and its generation_config.json (do_sample, temperature 0.7, top_p 0.8, top_k 20, repetition_penalty 1.05),
+and loads it back through from_pretrained as the trainer does, twice: with --layers-small and
+--layers-large decoder layers. Each runs one real outer step through the trainer on one cohort of
+episodes at the paper's length (T = 60): sampled free-text R0 rollouts at T = 1.2 through the environment,
+the reference pass, the critic, the gate, the PPO update, the commit. Then one short constrained step on
+the small model, the constrained choice's path on the device. QLoRA is asked for; without bitsandbytes
+the base runs in bf16, and the trainer says so.
 
-Printed: the sampling actually used (and the model defaults not applied), the ratio before the first
-optimizer step, tokens per second of rollouts and update, peak memory, and the paper's 20 × 25 × 4 run at
-T = 60 projected: the two depths give a cost per decoder layer and a cost outside the layers, for the
-rollout and the update apart; 48 layers are a 14B; then the rollout scales with the decoding rounds (one
-per reply token of each decision, per cohort of `generationBatch` episodes) and the update with the
-tokens trained on. Attention's growth with context (a 60-decision episode is about three times as long as
-a 20-decision one) is not in the layer cost measured at the shorter length, so the projection is a floor
-on that part; it says so.
+Printed: the sampling actually used (and the model defaults not applied), the ratio at the first update
+(exactly 1: the update's own log-probs) and how far the sampler's log-probs are from the update's,
+tokens per second of rollouts and update, peak memory, and the paper's 20 × 25 × 4 run projected: the two
+depths give a cost per decoder layer and a cost outside the layers, for the rollout and the update apart
+(attention over the growing context included, since the episodes have the paper's length); 48 layers are
+a 14B; then the rollout scales with the number of cohorts of `--episodes` and the update with the
+episodes. Random weights rarely stop before the reply limit, so replies are --new-tokens long; the
+projection says so.
 
 On a machine with the project installed: `npm run bench:rl-gpu`. On a bare GPU machine (PyTorch,
 transformers and peft only): build the kit here (`npm run rl:gpu-kit`), carry rl/.gpu-kit, and run
@@ -76,7 +78,7 @@ def environment(kit: Path, scratch: Path, use_kit: bool) -> list[str]:
 
 
 def tokenizer_source(kit: Path) -> Path:
-    directory = kit / "qwen2-tokenizer"
+    directory = kit / "qwen2.5-tokenizer"
     if not (directory / "tokenizer.json").exists():
         raise SystemExit(f"gpu check: no Qwen2 tokenizer in {directory}: run npm run rl:gpu-kit")
     return directory
@@ -100,8 +102,8 @@ def write_model(directory: Path, kit: Path, shape: dict[str, int], layers: int, 
     del model
 
 
-def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvClient, device: torch.device) -> dict[str, Any]:
-    """One outer step of the trainer on the saved model cut to `layers` layers."""
+def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvClient, device: torch.device, constrained: bool = False) -> dict[str, Any]:
+    """One outer step of the trainer on the saved model cut to `layers` layers (constrained: a short one)."""
     full = directory / "config.full.json"
     if not full.exists():
         shutil.copy(directory / "config.json", full)
@@ -113,9 +115,9 @@ def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvCli
     config = parse_config(
         {
             "model": {"kind": "hf", "path": str(directory), "quantize4bit": True, "gradientCheckpointing": True},
-            "env": {"rung": "R0", "length": args.length},
+            "env": {"rung": "R0", "length": 10 if constrained else args.length},
             "steps": 1, "seedsPerStep": args.episodes // 4, "rolloutsPerSeed": 4, "temperature": 1.2,
-            "maxNewTokens": args.new_tokens, "decisionMode": "free", "generationBatch": args.episodes,
+            "maxNewTokens": args.new_tokens, "decisionMode": "constrained" if constrained else "free", "generationBatch": args.episodes,
             "updateBatch": args.update_batch, "device": device.type, "gate": {"enabled": True},
         },
         RL,
@@ -134,7 +136,10 @@ def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvCli
     del trainer
     if device.type == "cuda":
         torch.cuda.empty_cache()
-    return {"line": line, "tokens": tokens, "replies": replies, "decisions": decisions, "encoded": stats.tokens_encoded, "sampling": trainer_sampling(out)}
+    return {
+        "line": line, "tokens": tokens, "replies": replies, "decisions": decisions, "encoded": stats.tokens_encoded,
+        "slots": stats.slots_encoded, "sampling": trainer_sampling(out),
+    }
 
 
 def trainer_sampling(run: Path) -> dict[str, Any]:
@@ -145,21 +150,29 @@ def projection(small: dict[str, Any], large: dict[str, Any], args: argparse.Name
     """The paper's run from the two depths; see the module's docstring for how."""
     per_layer, outside, at_48 = {}, {}, {}
     for part in ("rollout", "update"):
-        a, b = small["line"]["seconds"][part], large["line"]["seconds"][part]
+        a, b = (seconds_of(run, part) for run in (small, large))
         per_layer[part] = (b - a) / (args.layers_large - args.layers_small)
         outside[part] = a - per_layer[part] * args.layers_small
         at_48[part] = outside[part] + per_layer[part] * PAPER["layers"]
     cohorts = -(-PAPER["episodes"] // args.episodes)
-    rollout = at_48["rollout"] * cohorts * PAPER["decisions"] / args.length
-    update = at_48["update"] * (PAPER["episodes"] / args.episodes) * (PAPER["decisions"] / args.length)
+    scale = PAPER["decisions"] / args.length
+    rollout = at_48["rollout"] * cohorts * scale
+    update = at_48["update"] * (PAPER["episodes"] / args.episodes) * scale
     step = rollout + update
+    shorter = "" if args.length == PAPER["decisions"] else f" Episodes of {args.length} decisions, scaled to 60 linearly: attention's growth is left out."
     return (
         f"projected, one outer step of 25 seeds × 4 rollouts at T = 60 on a 48-layer 14B (replies of {args.new_tokens} tokens, "
-        f"cohorts of {args.episodes}): rollouts {rollout:.0f} s + update {update:.0f} s = {step:.0f} s "
+        f"cohorts of {args.episodes}): rollouts {rollout:.0f} s + reference and update {update:.0f} s = {step:.0f} s "
         f"(target 325 s, aim 163 s); the 20-step run {PAPER['steps'] * step / 3600:.1f} h. Per layer: rollout "
-        f"{per_layer['rollout']:.2f} s, update {per_layer['update']:.2f} s at this scale; outside the layers: rollout "
-        f"{outside['rollout']:.1f} s, update {outside['update']:.1f} s. Attention's growth from T = {args.length} to 60 is not in it."
+        f"{per_layer['rollout']:.2f} s, update {per_layer['update']:.2f} s; outside the layers: rollout "
+        f"{outside['rollout']:.1f} s, update {outside['update']:.1f} s.{shorter}"
     )
+
+
+def seconds_of(result: dict[str, Any], part: str) -> float:
+    """A step's rollout seconds, or its reference pass and update together."""
+    seconds = result["line"]["seconds"]
+    return seconds["rollout"] if part == "rollout" else seconds["reference"] + seconds["update"]
 
 
 def report(name: str, result: dict[str, Any], device: torch.device) -> str:
@@ -168,9 +181,11 @@ def report(name: str, result: dict[str, Any], device: torch.device) -> str:
     generated_rate = result["replies"] / seconds["rollout"]
     update_rate = result["tokens"] / seconds["update"]
     return (
-        f"{name}: ratio before the first optimizer step: max |ratio − 1| = {line['ratioDeviation']:.2e}; rollouts "
+        f"{name}: ratio at the first update 1 (the update's own log-probs); the sampler's log-probs against the update's: "
+        f"max |π_update / π_sampler − 1| = {line['samplerDeviation']:.2e}; rollouts "
         f"{seconds['rollout']:.1f} s ({result['decisions']} decisions, {rollout_rate:.0f} tokens/s encoded, {generated_rate:.0f} "
-        f"tokens/s sampled, {line['tokensEncodedPerDecision']:.0f} tokens encoded per decision); reference {seconds['reference']:.1f} s; "
+        f"tokens/s sampled, {line['tokensEncodedPerDecision']:.0f} tokens and {line['slotsEncodedPerDecision']:.0f} positions "
+        f"with padding encoded per decision); reference {seconds['reference']:.1f} s; "
         f"update {seconds['update']:.1f} s ({update_rate:.0f} tokens/s forward and backward); peak "
         f"{line['peakMemoryMb'] / 1024:.1f} GiB {'GPU' if device.type == 'cuda' else 'RSS'}; kl {line['meanKl']:.4f}, entropy {line['entropy']:.2f}"
     )
@@ -181,8 +196,8 @@ def main() -> int:
     parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
     parser.add_argument("--kit", type=Path, default=KIT, help="the kit (npm run rl:gpu-kit)")
     parser.add_argument("--episodes", type=int, default=16, help="episodes of the step (one cohort); a multiple of 4")
-    parser.add_argument("--length", type=int, default=20, help="decisions per episode (the paper: 60)")
-    parser.add_argument("--new-tokens", type=int, default=64, help="the reply limit (random weights rarely stop before it)")
+    parser.add_argument("--length", type=int, default=60, help="decisions per episode (the paper's 60)")
+    parser.add_argument("--new-tokens", type=int, default=96, help="the reply limit (random weights rarely stop before it)")
     parser.add_argument("--update-batch", type=int, default=4)
     parser.add_argument("--layers-small", type=int, default=2)
     parser.add_argument("--layers-large", type=int, default=6)
@@ -214,6 +229,8 @@ def main() -> int:
                     sampling = results[layers]["sampling"]
                     print(f"generation config used: {json.dumps(sampling)}", flush=True)
                 print(report(f"{layers} layers, {args.episodes} episodes × {args.length} decisions", results[layers], device), flush=True)
+            constrained = run_step(directory, args.layers_small, args, env, device, constrained=True)
+            print(report(f"{args.layers_small} layers, constrained, {args.episodes} episodes × 10 decisions", constrained, device), flush=True)
     print(projection(results[args.layers_small], results[args.layers_large], args))
     print(f"total {time.perf_counter() - started:.0f} s")
     return 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import torch
@@ -34,17 +33,22 @@ def test_clip_is_positive_or_null() -> None:
 
 
 def test_null_clip_keeps_the_gradient_that_a_clip_cuts() -> None:
-    """Ratios e^0.5 (advantage +1) and e^-0.5 (advantage −1) both lie outside ε = 0.2 on the side the clip cuts."""
-    episode = SimpleNamespace(decisions=[SimpleNamespace(behaviour_logprob=-1.0)] * 2)
+    """Ratios e^0.5 (advantage +1) and e^-0.5 (advantage −1) against old log-probs −1 both lie outside ε = 0.2 on
+    the side the clip cuts."""
     advantages = [1.0, -1.0]
     grads, flags = {}, {}
     for clip in (0.2, None):
         new = torch.tensor([-0.5, -1.5], requires_grad=True)
         config = dataclasses.replace(Config(), clip=clip, kl_weight=0.0)
         units = [(new[i : i + 1], None) for i in range(2)]  # one unit a decision
-        loss, clipped, _ = _episode_terms(units, episode, advantages, [torch.zeros(1)] * 2, config)  # type: ignore[arg-type]
+        loss, clipped = _episode_terms(units, torch.full((2,), -1.0), advantages, [torch.zeros(1)] * 2, config)
         loss.backward()
         grads[clip], flags[clip] = new.grad, clipped.tolist()
     assert torch.equal(grads[0.2], torch.zeros(2)) and flags[0.2] == [True, True]
     ratio = torch.exp(torch.tensor([0.5, -0.5]))
     assert torch.allclose(grads[None], -torch.tensor(advantages) * ratio / 2) and flags[None] == [False, False]
+
+
+def test_a_kl_in_the_reward_is_refused_where_the_rewards_are_not_trained_on() -> None:
+    with pytest.raises(ConfigError, match="kl.placement reward needs algorithm ppo"):
+        parse_config({"model": {"kind": "tiny", "tokenizerGguf": "t.gguf"}, "algorithm": "grpo", "kl": {"placement": "reward"}}, Path("."))

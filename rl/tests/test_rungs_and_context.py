@@ -53,7 +53,7 @@ class CallingInText:
     without tool support does: the env recovers the call and echoes it back as a structured one."""
 
     def __init__(self, policy: Policy, episode_ids: list[str], *_: object):
-        self.policy, self.tokens_encoded = policy, 0
+        self.policy, self.tokens_encoded, self.slots_encoded = policy, 0, 0
         self.end = policy.tokenizer.convert_tokens_to_ids("<|im_end|>")
 
     def sample(self, prompts: dict[str, list[int]], max_new_tokens: int) -> dict[str, Sampled]:
