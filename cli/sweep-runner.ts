@@ -3,6 +3,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { InputError } from '../core/errors.js';
 import { calledModels, type SweepConfig } from '../core/sweep/sweep-config.js';
+import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { runVersions } from '../infra/run-versions.js';
@@ -19,10 +20,11 @@ import { startSandboxProcess, type SandboxProcess } from '../workers/sandbox-lau
 import { providerOf, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 import { runStoreFailureIn } from '../protocol/failures.js';
 import { SWEEP_ID } from '../protocol/search-attributes.js';
-import { sweepWorkflow, type SweepProgress } from '../workflows/sweep-workflow.js';
+import { sweepWorkflow } from '../workflows/sweep-workflow.js';
+import type { SweepProgress } from '../workflows/sweep-progress.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { withProgressBar } from './sweep-progress.js';
-import { sweepResult } from './sweep-result.js';
+import { workflowResult } from '../infra/workflow-result.js';
 
 export interface SweepRunOptions {
   /** Absolute, or s3://bucket/prefix: activities on other machines must reach the same run (shared storage or a bucket). */
@@ -175,7 +177,12 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
         say: options.say,
       });
     }
-    const result = withProgressBar(handle, sweepResult(handle, options.say), options.progressBar);
+    const result = withProgressBar(
+      handle,
+      expandSweep(config).length,
+      workflowResult<SweepProgress>(handle, options.say),
+      options.progressBar,
+    );
     await runWorkers(workers, result);
     return await result;
   } finally {
