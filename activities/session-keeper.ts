@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
-import { WorkflowFailedError, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
-import { ApplicationFailure, CancelledFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
+import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import proto from '@temporalio/proto';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { SessionLedger, type SessionTally } from '../core/sweep/session-ledger.js';
 import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
@@ -9,7 +10,9 @@ import { RUN_STORE_FAILURE, runStoreFailureIn } from '../protocol/failures.js';
 import { sessionSearchAttributes } from '../protocol/search-attributes.js';
 import { SESSION_WORKFLOW_TYPE, sessionWorkflowId, type SessionInput } from '../protocol/session-workflow.js';
 import { SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
-import { patiently, workflowResult } from '../infra/workflow-result.js';
+import { cancelledWorkflow, patiently, workflowResult } from '../infra/workflow-result.js';
+
+const CANCEL_REQUESTED = proto.temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED; // CommonJS: no named ESM exports
 
 /** Session starts asked of the server at once: a window of thousands fills in seconds, and the server's queue stays short. */
 const STARTS_AT_ONCE = 32;
@@ -32,8 +35,6 @@ function limiter(limit: number) {
     }
   };
 }
-
-const cancelledSession = (error: unknown) => error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure;
 
 /**
  * The sweep's keeper, an activity on the sessions' worker: it starts each
@@ -77,6 +78,15 @@ export function createSweepActivities(): SweepActivities {
         stop = context.cancellationDetails?.cancelRequested ? 'cancel' : 'leave';
         wake();
       });
+
+      // A cancel asked of the sweep before this attempt began (its worker dead meanwhile) or while it ran.
+      const sweepCancelled = async () => {
+        const sweep = info.workflowExecution?.workflowId;
+        if (sweep === undefined) return false;
+        const { raw } = await patiently(() => client.workflow.getHandle(sweep).describe());
+        const self = raw.pendingActivities?.find((activity) => activity.activityId === info.activityId);
+        return self?.state === CANCEL_REQUESTED;
+      };
 
       const startOrFind = async (spec: SessionSpec): Promise<WorkflowHandle> => {
         const workflowId = sessionWorkflowId(input.sweepWorkflowId, spec);
@@ -124,7 +134,12 @@ export function createSweepActivities(): SweepActivities {
           ledger.end(position, outcome.mechanicalFailure ? 'mechanical-failure' : 'finished');
         } catch (error) {
           if (stop === 'leave') return;
-          if (cancelledSession(error)) return ledger.end(position, 'cancelled');
+          if (cancelledWorkflow(error)) {
+            ledger.end(position, 'cancelled');
+            // Cancelled by someone else (`allocbench cancel` cancels the sessions too): no session starts in its place if the sweep is cancelled.
+            if (!stop && (await sweepCancelled())) stop = 'cancel';
+            return;
+          }
           ledger.end(position, 'failed');
           fatal ??= runStoreFailureIn(error);
           context.log.error('session workflow failed', { session: sessionKey(spec), error: String(error) });
@@ -143,6 +158,7 @@ export function createSweepActivities(): SweepActivities {
       };
       const beat = () => context.heartbeat(ledger.state());
       beat();
+      if (await sweepCancelled()) stop = 'cancel';
       const heartbeats = setInterval(beat, KEEPER_HEARTBEAT_MS);
       try {
         // Sessions started before a retry: followed again (a start takes the running one, or finds the closed one).

@@ -86,10 +86,15 @@ export function createStoreActivities(): StoreActivities {
       };
     },
 
-    /** The cancel goes after everything the session recorded; running the session again goes on from those records. */
+    /**
+     * The cancel goes after everything the session recorded, and running the
+     * session again goes on from those records; a session that ended (a cancel
+     * that came as it finished) or never began records nothing.
+     */
     async recordCancelled({ runDir, session }: SessionRef): Promise<void> {
       const store = openRunStore(runDir);
-      if (await store.hasTranscript(session)) await store.appendTranscript(session, { type: 'cancelled', at: now() });
+      if (!(await store.hasTranscript(session)) || (await store.readTranscript(session)).ended) return;
+      await store.appendTranscript(session, { type: 'cancelled', at: now() });
     },
 
     /** Indices (in expandSweep order) of sessions without a readable summary, or whose summary is a mechanical failure. */

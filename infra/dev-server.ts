@@ -62,21 +62,40 @@ function pidFileFor(dbFile: string): string {
   return `${dbFile}.pid`;
 }
 
+/** Where a running server on this SQLite file answers, for another command on the same run (`allocbench cancel`). */
+function addressFileFor(dbFile: string): string {
+  return `${dbFile}.address`;
+}
+
+/** The process a pid file names, if it is a server on this SQLite file and still running. */
+function serverProcess(dbFile: string): number | undefined {
+  const pidFile = pidFileFor(dbFile);
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const cmdline = `/proc/${pid}/cmdline`;
+  return Number.isInteger(pid) && existsSync(cmdline) && readFileSync(cmdline, 'utf8').includes(dbFile) ? pid : undefined;
+}
+
+/** The address of the dev server running on this SQLite file (another command's embedded server), if one is. */
+export function runningDevServer(dbFile: string): string | undefined {
+  if (serverProcess(dbFile) === undefined || !existsSync(addressFileFor(dbFile))) return undefined;
+  return readFileSync(addressFileFor(dbFile), 'utf8').trim() || undefined;
+}
+
 /**
  * A dev server left running on this SQLite file by a run that was killed
  * outright holds the file and the port; stop it before starting anew.
  */
 async function stopOrphan(dbFile: string): Promise<void> {
-  const pidFile = pidFileFor(dbFile);
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  const cmdline = `/proc/${pid}/cmdline`;
-  if (Number.isInteger(pid) && existsSync(cmdline) && readFileSync(cmdline, 'utf8').includes(dbFile)) {
+  const pid = serverProcess(dbFile);
+  if (pid !== undefined) {
+    const cmdline = `/proc/${pid}/cmdline`;
     process.kill(pid, 'SIGTERM');
     for (let i = 0; i < 100 && existsSync(cmdline); i++) await sleep(100);
     if (existsSync(cmdline)) process.kill(pid, 'SIGKILL');
   }
-  rmSync(pidFile, { force: true });
+  rmSync(pidFileFor(dbFile), { force: true });
+  rmSync(addressFileFor(dbFile), { force: true });
 }
 
 async function waitUntilReady(address: string, child: ChildProcess, stderr: () => string): Promise<void> {
@@ -148,6 +167,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     child.kill('SIGKILL');
     throw error;
   }
+  writeFileSync(addressFileFor(options.dbFile), address);
   return {
     address,
     namespace: 'default',
@@ -161,6 +181,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         clearTimeout(forceKill);
       }
       rmSync(pidFile, { force: true });
+      rmSync(addressFileFor(options.dbFile), { force: true });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServiceError, type WorkflowHandle } from '@temporalio/client';
+import { ServiceError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { CancelledFailure } from '@temporalio/common';
 
 /** A call to the server gives up only after the server failed to answer for this long in a row. */
 const PATIENCE_MS = 15 * 60_000;
@@ -37,3 +38,7 @@ export async function patiently<T>(call: () => Promise<T>, say: (line: string) =
 export function workflowResult<T>(handle: WorkflowHandle, say?: (line: string) => void): Promise<T> {
   return patiently(() => handle.result() as Promise<T>, say);
 }
+
+/** Whether a workflow's result failed because the workflow was cancelled. */
+export const cancelledWorkflow = (error: unknown): boolean =>
+  error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure;

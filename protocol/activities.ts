@@ -81,7 +81,7 @@ export interface StoreActivities {
   prepareSession(input: SessionSetup): Promise<{ readonly classes: string; readonly streamHash: string }>;
   /** Scores the session from its transcript, writes its summary and end record. */
   finishSession(input: FinishInput): Promise<SessionOutcome>;
-  /** Records in a begun session's transcript that it was cancelled (a cancel of its sweep); a session not begun records nothing. */
+  /** Records in a begun session's transcript that it was cancelled (a cancel of its sweep); one not begun or ended records nothing. */
   recordCancelled(input: SessionRef): Promise<void>;
   /** Indices (in expandSweep order) of sessions without a summary, or whose summary is a mechanical failure. */
   unfinishedSessions(input: { readonly runDir: string; readonly config: SweepConfig }): Promise<number[]>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { sessionKey } from '../../core/sweep/session-spec.js';
@@ -43,7 +43,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, i
 
 describe('a sweep begun with sessions as its children', () => {
   it('replays from a history recorded by that version', async () => {
-    const history = temporal.api.history.v1.History.decode(readFileSync(fixture('children-sweep-history.bin')));
+    const history = proto.temporal.api.history.v1.History.decode(readFileSync(fixture('children-sweep-history.bin')));
     expect(history.events.filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes).length).toBe(3);
     // The sweep's id is not in its history; its input, the sweep as it ran, gives it.
     const [input] = history.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
