@@ -41,8 +41,9 @@ function limiter(limit: number) {
  * session as a workflow of its own (not a child of the sweep, so no limit on
  * a workflow's children caps the window and no session waits on the sweep's
  * lock to start or end), with its deterministic id, through the worker's own
- * client, asking for an eager start (the worker that starts it takes its first
- * task). It keeps `window` sessions in flight, following each to its end by
+ * client; with the embedded server, asking for an eager start (the worker that
+ * starts it, the only one, takes its first task without a round trip through
+ * the task queue). It keeps `window` sessions in flight, following each to its end by
  * its result, and heartbeats its ledger (core/sweep/session-ledger.ts).
  *
  * No session runs twice. A start takes a running session of the same id
@@ -105,7 +106,7 @@ export function createSweepActivities(): SweepActivities {
           args,
           typedSearchAttributes: sessionSearchAttributes(input.sweepId, spec),
           workflowIdConflictPolicy: 'USE_EXISTING',
-          requestEagerStart: true,
+          requestEagerStart: input.eagerStart,
         } satisfies WorkflowStartOptions;
         try {
           return await patiently(() =>

@@ -84,7 +84,7 @@ async function startOrAttach(
   const handle = await client.workflow.start(sweepWorkflow, {
     workflowId,
     taskQueue: SESSIONS_TASK_QUEUE,
-    args: [{ runDir, sweepId: config.name, config }],
+    args: [{ runDir, sweepId: config.name, config, eagerStart: !remote }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     typedSearchAttributes: [{ key: SWEEP_ID, value: config.name }],

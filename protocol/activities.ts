@@ -97,6 +97,8 @@ export interface KeeperInput {
   readonly config: SweepConfig;
   /** Indices (in expandSweep order) of the sessions to run, in the order to start them. */
   readonly sessions: readonly number[];
+  /** Ask for each session's first workflow task on the keeper's own worker (workflows/sweep-progress.ts, `eagerStart`). */
+  readonly eagerStart: boolean;
 }
 
 /** The activity type of the keeper, as a sweep's description names it (its heartbeat carries the sweep's progress). */

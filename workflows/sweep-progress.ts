@@ -7,6 +7,12 @@ export interface SweepInput {
   /** The sweep's name (the SweepId search attribute); session workflow ids are `<sweep workflow id>/<session key>`. */
   readonly sweepId: string;
   readonly config: SweepConfig;
+  /**
+   * Start sessions eagerly on the keeper's own worker: where the run's only
+   * worker is in the sweep's own process (the embedded server). On a cluster
+   * the sessions go through the task queue, to whichever worker has room.
+   */
+  readonly eagerStart?: boolean;
 }
 
 /** What a sweep's run came to, or has come to so far. */

@@ -42,6 +42,7 @@ export async function sweepWorkflow(input: SweepInput): Promise<SweepProgress> {
       sweepWorkflowId: workflowInfo().workflowId,
       config,
       sessions: pending,
+      eagerStart: input.eagerStart ?? false,
     });
     const { finished, mechanicalFailures, failed } = tally;
     return { total: specs.length, finished: specs.length - pending.length + finished, running: 0, mechanicalFailures, failed };
