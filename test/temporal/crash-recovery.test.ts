@@ -41,7 +41,7 @@ const measured = (summary: SessionSummary) => ({ ...summary, finishedAt: undefin
 async function keeperAttempts(address: string, config: SweepConfig): Promise<number | undefined> {
   const connection = await Connection.connect({ address });
   try {
-    const { events = [] } = await new Client({ connection }).workflow.getHandle(sweepWorkflowId(config)).fetchHistory();
+    const events = (await new Client({ connection }).workflow.getHandle(sweepWorkflowId(config)).fetchHistory()).events ?? [];
     const scheduled = events.find((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === KEEPER_ACTIVITY_TYPE);
     const started = events.find(
       (event) => Number(event.activityTaskStartedEventAttributes?.scheduledEventId) === Number(scheduled?.eventId),
