@@ -39,6 +39,8 @@ async function oneCall(providers: ProviderRegistry, input: StepInput) {
  * retries count against one call's retry policy only. On a provider queue
  * every call is its own activity (the queue's rate is per activity).
  *
+ * A cancelled batch stops after the call under way, which is recorded.
+ *
  * One call per session at a time in this process. A session's calls that run
  * in-session are local activities: when its workflow task times out under
  * load while a call is out, the task runs again and starts the same call
@@ -49,14 +51,21 @@ export function createModelActivities(providers: ProviderRegistry): ModelActivit
   const calls = new KeyedQueue();
   return {
     takeStep(input) {
-      const { info } = Context.current();
+      const { info, cancellationSignal } = Context.current();
       const batch = info.isLocal && info.attempt === 1;
       return calls.run(`${input.runDir}\0${input.session}`, async () => {
         const started = Date.now();
         let callStarted = started;
         let { result, rules, role } = await oneCall(providers, input);
         // The next call is made if it would end within the budget were it to take as long as the last one.
-        while (batch && result.kind === 'step' && result.runs.length === 0 && 2 * Date.now() - callStarted - started < CALL_BATCH_MS) {
+        // A cancelled session (a cancel of its sweep) makes no call after the one under way.
+        while (
+          batch &&
+          !cancellationSignal.aborted &&
+          result.kind === 'step' &&
+          result.runs.length === 0 &&
+          2 * Date.now() - callStarted - started < CALL_BATCH_MS
+        ) {
           const next = nextMove(result.progress, rules);
           // A split agent's other role may be another model, on another provider: its calls are the workflow's to place.
           if (next.kind === 'done' || next.role !== role) break;

@@ -9,7 +9,7 @@ import { runParts } from '../run-store/run-layout.js';
 import { accountingOf, buildSessionSummary } from '../run-store/session-summary.js';
 import { needsRun, readSweepSummaries } from '../run-store/sweep-summaries.js';
 import { MECHANICAL_FAILURES } from '../core/session/termination.js';
-import type { FinishInput, SessionOutcome, SessionSetup, StoreActivities } from '../protocol/activities.js';
+import type { FinishInput, SessionOutcome, SessionRef, SessionSetup, StoreActivities } from '../protocol/activities.js';
 import type { AttemptRecord } from '../run-store/transcript.js';
 import { scoreTranscript } from './session-scoring.js';
 import { loadSessionContext, openSession } from './session-context.js';
@@ -84,6 +84,17 @@ export function createStoreActivities(): StoreActivities {
         commitments: metrics.commitments,
         unresolved: metrics.unresolved,
       };
+    },
+
+    /**
+     * The cancel goes after everything the session recorded, and running the
+     * session again goes on from those records; a session that ended (a cancel
+     * that came as it finished) or never began records nothing.
+     */
+    async recordCancelled({ runDir, session }: SessionRef): Promise<void> {
+      const store = openRunStore(runDir);
+      if (!(await store.hasTranscript(session)) || (await store.readTranscript(session)).ended) return;
+      await store.appendTranscript(session, { type: 'cancelled', at: now() });
     },
 
     /** Indices (in expandSweep order) of sessions without a readable summary, or whose summary is a mechanical failure. */

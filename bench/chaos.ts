@@ -36,7 +36,7 @@ import { SERVED_LOG_VARIABLE } from '../activities/providers/policy-provider.js'
 import { openRunStore } from '../run-store/open-run-store.js';
 import type { SessionSummary } from '../run-store/session-summary.js';
 import { startDevServer, type DevServer } from '../infra/dev-server.js';
-import { freePort } from '../infra/ports.js';
+import { freePort, freeServerPort } from '../infra/ports.js';
 import { startS3Server } from '../infra/s3-server.js';
 
 const { values, positionals } = parseArgs({
@@ -118,7 +118,7 @@ interface Faults {
 
 /** Runs the sweep command until it exits 0, killing it every few seconds. */
 async function embeddedChaos(runDir: string, env: Record<string, string>): Promise<Faults> {
-  const port = String(await freePort());
+  const port = String(await freeServerPort());
   const killTimes: number[] = [];
   for (;;) {
     const child = cli(['sweep', sweepFile, '--out', runDir, '--temporal-port', port, '--json'], env);
@@ -253,7 +253,7 @@ console.log(
 );
 const baseDir = runLocation('undisturbed');
 const baseStarted = Date.now();
-const base = cli(['sweep', sweepFile, '--out', baseDir, '--temporal-port', String(await freePort()), '--json'], {});
+const base = cli(['sweep', sweepFile, '--out', baseDir, '--temporal-port', String(await freeServerPort()), '--json'], {});
 const baseCode = await exited(base);
 if (baseCode !== 0) throw new Error(`the undisturbed sweep exited ${baseCode}: ${base.output()}`);
 const baseline = new Map<string, string>();

@@ -1,20 +1,26 @@
 /*
- * Scale on one machine (npm run bench:scale [-- <windows, default 8,32,128,512> <latency ms, default 1000>]):
+ * Scale on one machine (npm run bench:scale [-- <windows, default 8,32,128,512> <latency ms, default 1000> <short-session windows, default 2048>];
+ * an empty list runs none of its rows, so `-- '' 1000 ''` prints only the fits):
  * how close `window: N` comes to N sessions truly in flight. Each sweep runs
  * N sessions of R0 on streams truncated to LENGTH items, every item a
  * decision turn answered after the latency, through the embedded Temporal
  * server as `allocbench sweep` runs it — on the policy path (a reference
  * agent with that delay, its calls local activities) and on the provider path
- * (a loopback OpenAI-compatible server in its own process). The limit is
- * N ÷ latency turns per second; printed per run: turns/s and its share of the
- * limit against the target (95% up to window 128 on both paths, 90% at 512
- * on the policy path), how long the sessions took to start, CPU per turn
- * (this process, its main thread, the dev server), the workflow-task latency
- * from the sessions' histories, the peak memory of the process and of the dev
- * server, and the machine's load average. Then the CPU (target 15 ms per
- * session) and disk (target 40 KB for a 10-turn session) per session and per
- * turn, fitted from few and many, short and long sessions with no latency.
- * Each configuration runs in a child process of its own (`--one …`).
+ * (a loopback OpenAI-compatible server in its own process); then the
+ * short-session windows on the policy path, sessions of SHORT_LENGTH turns.
+ * The limit is N ÷ latency turns per second; printed per run: turns/s and its
+ * share of the limit against the target (95% up to window 128 on both paths,
+ * 90% at 512 on the policy path), how long the sessions took to start (target
+ * 1.5 s at 512 on the policy path), where the rest of the limit went (read
+ * from the transcripts: the ramp, the first turn, between turns, the tail),
+ * CPU per turn (this process, its main thread, the dev server), the
+ * workflow-task latency from the sessions' histories, the peak memory of the
+ * process and of the dev server, and the machine's load average. Then the CPU
+ * per session and per turn, fitted from few and many, short and long sessions
+ * with no latency, against the floor a client-started bare workflow costs in
+ * the same run (bench/bare-measure.ts; target at most 1.2 times it), and the
+ * disk (target 40 KB for a 10-turn session). Each configuration runs in a
+ * child process of its own (`--one …`, `--floor`).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -27,13 +33,17 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { runLayout } from '../run-store/run-layout.js';
 import { readTranscriptFile } from '../run-store/fs-run-store.js';
 import { runSweep } from '../cli/sweep-runner.js';
-import { freePort } from '../infra/ports.js';
+import { freeServerPort } from '../infra/ports.js';
+import { installQuietRuntime } from '../infra/temporal-runtime.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
+import { measureBare, type BareCost } from './bare-measure.js';
 import { cpuSeconds, loadAverage, peakRssMiB, sampleServerPeak } from './process-stats.js';
 import { readWorkflowHistories } from './workflow-histories.js';
 
 const LENGTH = 60;
+/** The short sessions' length, for the windows in the thousands. */
+const SHORT_LENGTH = 10;
 type Path = 'policy' | 'server';
 
 interface Result {
@@ -45,6 +55,15 @@ interface Result {
   readonly turnsPerSecond: number;
   /** From the first session's start to the last one's: the ramp up, which a run's span includes. */
   readonly startSpreadSeconds: number;
+  /**
+   * Where the limit's slot-time went that no call used, as shares of the
+   * limit (window × span): slots waiting for their session to start (the
+   * ramp), a session's start to its first reply past one latency, the time
+   * between consecutive replies past one latency, and slots idle after their
+   * session's last turn while others finished (the tail). With the share
+   * reached they sum to one. Null without latency.
+   */
+  readonly lost: { readonly ramp: number; readonly firstTurn: number; readonly between: number; readonly tail: number } | null;
   /** The machine's one-minute load average when the run began and ended (other work on it slows a run). */
   readonly loadAverage: readonly [number, number];
   readonly cpuMsPerTurn: { readonly process: number; readonly main: number; readonly server: number };
@@ -82,19 +101,41 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
   const serverPeak = sampleServerPeak(dbFile);
   const loadBefore = loadAverage();
   const before = cpuSeconds();
-  await runSweep(config, { runDir, temporalPort: await freePort(), inProcessWorkers: true, progressBar: false, say: () => undefined });
+  await runSweep(config, {
+    runDir,
+    temporalPort: await freeServerPort(),
+    inProcessWorkers: true,
+    progressBar: false,
+    say: () => undefined,
+  });
   const after = cpuSeconds();
   const serverPeakMiB = serverPeak();
   const specs = expandSweep(config);
   const loadAfter = loadAverage();
   let [first, lastStart, last, turns] = [Infinity, 0, 0, 0];
+  const sessions: { start: number; turnTimes: number[] }[] = [];
   for (const spec of specs) {
     const transcript = await readTranscriptFile(runLayout.transcript(runDir, spec));
-    if (transcript.start) first = Math.min(first, Date.parse(transcript.start.at));
-    if (transcript.start) lastStart = Math.max(lastStart, Date.parse(transcript.start.at));
-    for (const turn of transcript.turns) last = Math.max(last, Date.parse(turn.at));
+    const start = Date.parse(transcript.start?.at ?? '');
+    first = Math.min(first, start);
+    lastStart = Math.max(lastStart, start);
+    const turnTimes = transcript.turns.map((turn) => Date.parse(turn.at));
+    last = Math.max(last, ...turnTimes);
     turns += transcript.turns.length;
+    sessions.push({ start, turnTimes });
   }
+  const slotTime = window * (last - first);
+  const lostTo = (part: (session: (typeof sessions)[number]) => number) =>
+    sessions.reduce((sum, session) => sum + part(session), 0) / slotTime;
+  const lost =
+    latencyMs > 0
+      ? {
+          ramp: lostTo(({ start }) => start - first),
+          firstTurn: lostTo(({ start, turnTimes }) => (turnTimes[0] ?? start) - start - latencyMs),
+          between: lostTo(({ turnTimes }) => turnTimes.slice(1).reduce((sum, at, i) => sum + at - (turnTimes[i] as number) - latencyMs, 0)),
+          tail: lostTo(({ start, turnTimes }) => last - (turnTimes.at(-1) ?? start)),
+        }
+      : null;
   const histories = [
     ...(
       await readWorkflowHistories(
@@ -119,6 +160,7 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
     turns,
     turnsPerSecond: turns / ((last - first) / 1000),
     startSpreadSeconds: (lastStart - first) / 1000,
+    lost,
     loadAverage: [loadBefore, loadAfter],
     cpuMsPerTurn: { process: (1000 * processCpu) / turns, main: (1000 * mainCpu) / turns, server: (1000 * serverCpu) / turns },
     cpuSeconds: { process: processCpu, main: mainCpu, server: serverCpu },
@@ -135,16 +177,16 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
   };
 }
 
-/** Runs one configuration in a fresh child process; resolves to its result. */
-function child(args: readonly string[]): Promise<Result> {
+/** Runs one configuration (`--one …`) or the floor (`--floor`) in a fresh child process; resolves to its result. */
+function child<T = Result>(args: readonly string[]): Promise<T> {
   const script = fileURLToPath(import.meta.url);
   return new Promise((resolve, reject) => {
     // With this process's node flags (the heap settings the allocbench command runs with, package.json).
-    const proc = spawn(process.execPath, [...process.execArgv, script, '--one', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     proc.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Result) : reject(new Error(`exit ${code}`)),
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as T) : reject(new Error(`exit ${code}`)),
     );
   });
 }
@@ -159,54 +201,73 @@ async function startChatServer(latencyMs: number): Promise<{ url: string; stop: 
   return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill() };
 }
 
+/** The client-started bare workflows' CPU per workflow in a fresh child (a worker of their own, no benchmark). */
+const FLOOR_WORKFLOWS = 512;
+
 if (process.argv[2] === '--one') {
   const [path, window, latency, length, url] = process.argv.slice(3);
   const result = await runOne(path as Path, Number(window), Number(latency), Number(length), url);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
+if (process.argv[2] === '--floor') {
+  installQuietRuntime();
+  process.stdout.write(`${JSON.stringify(await measureBare('client', FLOOR_WORKFLOWS))}\n`);
+  process.exit(0);
+}
 
-const windows = (process.argv[2] ?? '8,32,128,512').split(',').map(Number);
+const windows = (process.argv[2] ?? '8,32,128,512').split(',').filter(Boolean).map(Number);
 const latencyMs = Number(process.argv[3] ?? 1000);
+const shortWindows = (process.argv[4] ?? '2048').split(',').filter(Boolean).map(Number);
 /** The share of the limit each run should reach: 95% up to window 128 on both paths, 90% at 512 on the policy path. */
 const targetShare = (path: Path, window: number) => (window <= 128 ? 0.95 : path === 'policy' && window <= 512 ? 0.9 : undefined);
+/** How long a run's sessions may take to start: 1.5 s at window 512 on the policy path. */
+const targetSpread = (path: Path, window: number) => (path === 'policy' && window === 512 ? 1.5 : undefined);
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+const pct = (share: number) => `${(100 * share).toFixed(1)}%`;
 console.log(
-  `Scale on one machine · node ${process.version} · ${cpus().length} cores · R0 sessions of ${LENGTH} decision turns, ${latencyMs} ms per call, one session per window slot`,
+  `Scale on one machine · node ${process.version} · ${cpus().length} cores · R0 sessions of ${LENGTH} decision turns` +
+    `${shortWindows.length > 0 ? ` (${SHORT_LENGTH} at windows ${shortWindows.join(', ')})` : ''}, ${latencyMs} ms per call, one session per window slot`,
 );
-console.log(
-  'path    window  turns/s  of limit (target)  started over  CPU ms/turn (process [main] + server)  workflow task p50/p90  peak MiB (process + server)  load avg',
-);
+if (windows.length + shortWindows.length > 0)
+  console.log(
+    'path    window  turns/s  of limit (target)   started over (target)  limit lost to: ramp · first turn · between turns · tail  CPU ms/turn (process [main] + server)  workflow task p50/p90  peak MiB (process + server)  load avg',
+  );
+const row = (r: Result) => {
+  const share = r.turnsPerSecond / (r.window / (latencyMs / 1000));
+  const target = targetShare(r.path, r.window);
+  const spread = targetSpread(r.path, r.window);
+  const cpu = r.cpuMsPerTurn;
+  const lost = r.lost ? `${pct(r.lost.ramp)} · ${pct(r.lost.firstTurn)} · ${pct(r.lost.between)} · ${pct(r.lost.tail)}` : 'n/a';
+  console.log(
+    [
+      `${r.path}${r.turns / r.sessions < LENGTH ? '*' : ''}`.padEnd(7),
+      String(r.window).padStart(6),
+      r.turnsPerSecond.toFixed(1).padStart(8),
+      `${pct(share)} ${target ? `(${100 * target}%: ${verdict(share >= target)})` : ''}`.padEnd(20),
+      `${r.startSpreadSeconds.toFixed(1)} s ${spread ? `(${spread} s: ${verdict(r.startSpreadSeconds <= spread)})` : ''}`.padEnd(22),
+      lost.padEnd(55),
+      `${(cpu.process + cpu.server).toFixed(2)} (${cpu.process.toFixed(2)} [${cpu.main.toFixed(2)}] + ${cpu.server.toFixed(2)})`.padStart(
+        38,
+      ),
+      `${r.workflowTaskMs.p50.toFixed(0)}/${r.workflowTaskMs.p90.toFixed(0)} ms`.padStart(22),
+      `${(r.peakMiB.process + r.peakMiB.server).toFixed(0)} (${r.peakMiB.process.toFixed(0)} + ${r.peakMiB.server.toFixed(0)})`.padStart(
+        28,
+      ),
+      `${r.loadAverage[0].toFixed(1)} → ${r.loadAverage[1].toFixed(1)}`.padStart(10),
+    ].join('  '),
+  );
+};
 const chat = await startChatServer(latencyMs);
 try {
   for (const path of ['policy', 'server'] as const) {
-    for (const window of windows) {
-      const r = await child([path, String(window), String(latencyMs), String(LENGTH), chat.url]);
-      const share = r.turnsPerSecond / (window / (latencyMs / 1000));
-      const target = targetShare(path, window);
-      const cpu = r.cpuMsPerTurn;
-      console.log(
-        [
-          path.padEnd(7),
-          String(window).padStart(6),
-          r.turnsPerSecond.toFixed(1).padStart(8),
-          `${(100 * share).toFixed(0)}% ${target ? `(${100 * target}%: ${verdict(share >= target)})` : ''}`.padEnd(19),
-          `${r.startSpreadSeconds.toFixed(1)} s`.padStart(12),
-          `${(cpu.process + cpu.server).toFixed(2)} (${cpu.process.toFixed(2)} [${cpu.main.toFixed(2)}] + ${cpu.server.toFixed(2)})`.padStart(
-            38,
-          ),
-          `${r.workflowTaskMs.p50.toFixed(0)}/${r.workflowTaskMs.p90.toFixed(0)} ms`.padStart(22),
-          `${(r.peakMiB.process + r.peakMiB.server).toFixed(0)} (${r.peakMiB.process.toFixed(0)} + ${r.peakMiB.server.toFixed(0)})`.padStart(
-            28,
-          ),
-          `${r.loadAverage[0].toFixed(1)} → ${r.loadAverage[1].toFixed(1)}`.padStart(10),
-        ].join('  '),
-      );
-    }
+    for (const window of windows) row(await child(['--one', path, String(window), String(latencyMs), String(LENGTH), chat.url]));
   }
 } finally {
   chat.stop();
 }
+for (const window of shortWindows) row(await child(['--one', 'policy', String(window), String(latencyMs), String(SHORT_LENGTH)]));
+if (shortWindows.length > 0) console.log(`* sessions of ${SHORT_LENGTH} turns`);
 
 /*
  * CPU and disk per session and per turn: C = fixed + a·sessions + b·turns,
@@ -215,7 +276,7 @@ try {
  * ever adds to it.
  */
 const leastCpu = async (args: string[]) => {
-  const [a, b] = [await child(args), await child(args)];
+  const [a, b] = [await child(['--one', ...args]), await child(['--one', ...args])];
   const cpu = (r: Result) => r.cpuSeconds.process + r.cpuSeconds.server;
   return cpu(a) <= cpu(b) ? a : b;
 };
@@ -233,8 +294,15 @@ function fit(measure: (r: Result) => number) {
 const cpuFit = fit((r) => 1000 * (r.cpuSeconds.process + r.cpuSeconds.server));
 const serverFit = fit((r) => 1000 * r.cpuSeconds.server);
 console.log(
-  `CPU fit (process + dev server, no latency): ${cpuFit.perSession.toFixed(1)} ms per session (the dev server ${serverFit.perSession.toFixed(1)}; ` +
-    `target 15 ms: ${verdict(cpuFit.perSession <= 15)}) + ${cpuFit.perTurn.toFixed(2)} ms per turn + ${(cpuFit.fixed / 1000).toFixed(1)} s per run (start-up, shutdown)`,
+  `CPU fit (process + dev server, no latency): ${cpuFit.perSession.toFixed(1)} ms per session (the dev server ${serverFit.perSession.toFixed(1)}) ` +
+    `+ ${cpuFit.perTurn.toFixed(2)} ms per turn + ${(cpuFit.fixed / 1000).toFixed(1)} s per run (start-up, shutdown)`,
+);
+// The floor: a workflow started by a client with one local activity, on a fresh server, the smaller of two runs (as the fit's points).
+const floors = [await child<BareCost>(['--floor']), await child<BareCost>(['--floor'])];
+const floor = Math.min(...floors.map((f) => f.serverMs + f.processMs));
+console.log(
+  `CPU per session against the floor (${FLOOR_WORKFLOWS} client-started bare workflows, one local activity each, measured now): ` +
+    `${cpuFit.perSession.toFixed(1)} ms against ${floor.toFixed(1)} ms, ${(cpuFit.perSession / floor).toFixed(2)}× (target at most 1.2×: ${verdict(cpuFit.perSession <= 1.2 * floor)})`,
 );
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 const tenTurns = (disk: ReturnType<typeof fit>) => disk.perSession + 10 * disk.perTurn;

@@ -3,10 +3,17 @@
  * agent through the embedded Temporal server, next to the in-process core on
  * the same panel. Prints wall time, turns per second, the per-turn overhead,
  * where a turn's time goes (from the sessions' histories), the bytes persisted
- * per session and the CPU time of this process and its children (the dev
- * server). Target: the 72-session panel in under 60 s.
+ * per session, the CPU time of this process and its children (the dev
+ * server), and the peak memory of the process and the dev server against
+ * what an idle dev server and a worker with no sessions hold (measured first,
+ * in a child process: `--idle`). Targets: the 72-session panel in under 60 s,
+ * its peak memory at most 1.3 times the idle pair's.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection } from '@temporalio/worker';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,13 +27,42 @@ import { parsePolicyAgent } from '../activities/providers/policy-provider.js';
 import { runLayout } from '../run-store/run-layout.js';
 import { readTranscriptFile } from '../run-store/fs-run-store.js';
 import { runSweep } from '../cli/sweep-runner.js';
-import { freePort } from '../infra/ports.js';
+import { startDevServer } from '../infra/dev-server.js';
+import { freeServerPort } from '../infra/ports.js';
+import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
+import { createWorkers, runWorkers } from '../workers/create-workers.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
 import { cpuSeconds, peakRssMiB, sampleServerPeak } from './process-stats.js';
 import { readWorkflowHistories } from './workflow-histories.js';
 
+/** An idle dev server and a worker with no sessions (the panel's window of slots), for a few seconds: their peak memory, MiB. */
+async function idlePeak(window: number): Promise<{ process: number; server: number }> {
+  const dbFile = join(mkdtempSync(join(tmpdir(), 'allocbench-idle-')), 'dev.sqlite');
+  const server = await startDevServer({ dbFile, port: await freeServerPort() });
+  const serverPeak = sampleServerPeak(dbFile);
+  installQuietRuntime();
+  const connection = await NativeConnection.connect({ address: server.address });
+  const workers = await createWorkers({ connection, namespace: 'default', sessions: true, sessionSlots: window, providers: [] });
+  await runWorkers(workers, sleep(3000));
+  await connection.close();
+  await shutdownRuntime();
+  const peak = { process: peakRssMiB(), server: serverPeak() };
+  await server.stop();
+  return peak;
+}
+
+if (process.argv[2] === '--idle') {
+  process.stdout.write(`${JSON.stringify(await idlePeak(Number(process.argv[3])))}\n`);
+  process.exit(0);
+}
+
 const window = Number(process.argv[2] ?? 8);
+// With this process's node flags (package.json), in a fresh process: what holds before any session.
+const idleRun = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--idle', String(window)], {
+  encoding: 'utf8',
+});
+const idle = JSON.parse(idleRun.stdout.trim().split('\n').at(-1) ?? '{}') as { process: number; server: number };
 const config = parseSweepConfig({ name: 'bench', models: ['policy/commit-at-2'], rungs: ['R0', 'R1', 'R2'], window });
 const specs = expandSweep(config);
 
@@ -49,7 +85,7 @@ const cpuBefore = cpuSeconds();
 const wallStart = performance.now();
 const progress = await runSweep(config, {
   runDir,
-  temporalPort: await freePort(),
+  temporalPort: await freeServerPort(),
   inProcessWorkers: true,
   progressBar: false,
   say: () => undefined,
@@ -125,7 +161,13 @@ console.log(
   `  CPU                      ${(cpuAfter.self - cpuBefore.self).toFixed(1)} s this process (workers in process), ` +
     `${(cpuAfter.children - cpuBefore.children).toFixed(1)} s its children (dev server, sandbox worker)`,
 );
+const peak = peakMiB.process + peakMiB.server;
+const idleSum = idle.process + idle.server;
 console.log(
-  `  peak memory              ${(peakMiB.process + peakMiB.server).toFixed(0)} MiB: ${peakMiB.process.toFixed(0)} this process, ` +
+  `  peak memory              ${peak.toFixed(0)} MiB: ${peakMiB.process.toFixed(0)} this process, ` +
     `${peakMiB.server.toFixed(0)} the dev server (resident, sampled every 250 ms)`,
+);
+console.log(
+  `  against idle             an idle dev server ${idle.server.toFixed(0)} MiB + a worker with no sessions ${idle.process.toFixed(0)} MiB = ${idleSum.toFixed(0)} MiB; ` +
+    `the panel's peak ${(peak / idleSum).toFixed(2)}× (target at most 1.3×, ${(1.3 * idleSum).toFixed(0)} MiB: ${peak <= 1.3 * idleSum ? 'met' : 'NOT met'})`,
 );

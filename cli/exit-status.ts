@@ -23,11 +23,17 @@ Exit status:
   1  internal error
   2  bad input, the run directory in use by another command, or a file-system
      error on it (a full disk, a read-only or unwritable directory): one line
-  3  some session did not complete (its workflow failed, or it ended as a
-     mechanical failure: transport-exhausted, provider-error); they are listed
-     on stderr, and running the same command again replaces them`;
+  3  some session did not complete (its workflow failed, it ended as a
+     mechanical failure: transport-exhausted, provider-error, or the sweep was
+     cancelled); they are listed on stderr, and running the same command again
+     replaces them (a cancelled session goes on from where it stopped)`;
 
 /** Some session of a run did not complete; the sessions have been listed on stderr. */
 export class IncompleteRunError extends Error {
   override readonly name = 'IncompleteRunError';
+}
+
+/** The sweep this command waited for was cancelled (`allocbench cancel`); its sessions stopped where they were. */
+export class SweepCancelledError extends Error {
+  override readonly name = 'SweepCancelledError';
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
+import { registerCancel } from './commands/cancel.js';
 import { registerCompare } from './commands/compare.js';
 import { registerImport } from './commands/import.js';
 import { registerPanel } from './commands/panel.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
     registerRun,
     registerSweep,
     registerStatus,
+    registerCancel,
     registerAudit,
     registerRescore,
     registerImport,

@@ -1,7 +1,10 @@
 import { SingleBar } from 'cli-progress';
 import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { LedgerState } from '../core/sweep/session-ledger.js';
+import { KEEPER_ACTIVITY_TYPE } from '../protocol/activities.js';
 import type { RunStore } from '../run-store/run-store.js';
-import { progressQuery, type SweepProgress } from '../workflows/sweep-workflow.js';
+import { progressQuery, type SweepProgress } from '../workflows/sweep-progress.js';
 
 /** What the run store says of a sweep's spending: calls throttled (as the workers last recorded them) and money spent against the cap. */
 export interface SpendProgress {
@@ -23,12 +26,37 @@ export async function spendProgress(store: RunStore, capUsd: number | null): Pro
 const SPEND_EVERY = 4;
 
 /**
+ * The sweep's progress now: from its keeper's last heartbeat (its ledger), or
+ * from a sweep that runs its sessions as children, its answer to the progress
+ * query; undefined between the two (the keeper not started yet).
+ */
+export async function sweepProgressNow(handle: WorkflowHandle, total: number): Promise<SweepProgress | undefined> {
+  const { raw } = await handle.describe();
+  const keeper = raw.pendingActivities?.find((activity) => activity.activityType?.name === KEEPER_ACTIVITY_TYPE);
+  const payload = keeper?.heartbeatDetails?.payloads?.[0];
+  if (payload) {
+    const ledger = defaultPayloadConverter.fromPayload<LedgerState>(payload);
+    const ended = ledger.finished + ledger.failed + ledger.cancelled;
+    const running = ledger.next - ended;
+    return {
+      total,
+      finished: total - ledger.size + ledger.finished,
+      running,
+      mechanicalFailures: ledger.mechanicalFailures,
+      failed: ledger.failed,
+    };
+  }
+  if (keeper) return undefined;
+  return handle.query(progressQuery).catch(() => undefined); // not answerable between runs of a continue-as-new
+}
+
+/**
  * A progress bar on stderr while the sweep runs (terminals only), from the
- * sweep workflow's progress query and the run store's ledger. Resolves with
- * the sweep's result.
+ * sweep's progress and the run store's ledger. Resolves with the sweep's result.
  */
 export async function withProgressBar(
   handle: WorkflowHandle,
+  total: number,
   result: Promise<SweepProgress>,
   enabled: boolean,
   ledger: { readonly store: RunStore; readonly capUsd: number | null },
@@ -41,23 +69,17 @@ export async function withProgressBar(
     hideCursor: true,
   });
   let spend: SpendProgress = { throttled: 0, spent: '–' };
-  bar.start(1, 0, { running: 0, mechanical: 0, ...spend });
+  bar.start(total, 0, { running: 0, mechanical: 0, ...spend });
   let polls = 0;
   const update = async () => {
-    try {
-      if (polls++ % SPEND_EVERY === 0) spend = await spendProgress(ledger.store, ledger.capUsd);
-      const p = await handle.query(progressQuery);
-      bar.setTotal(p.total);
-      bar.update(p.finished, { running: p.running, mechanical: p.mechanicalFailures, ...spend });
-    } catch {
-      // Not answerable between runs of a continue-as-new; the next poll catches up.
-    }
+    if (polls++ % SPEND_EVERY === 0) spend = await spendProgress(ledger.store, ledger.capUsd).catch(() => spend);
+    const p = await sweepProgressNow(handle, total).catch(() => undefined);
+    if (p) bar.update(p.finished, { running: p.running, mechanical: p.mechanicalFailures, ...spend });
   };
   const timer = setInterval(() => void update(), 500);
   try {
     const final = await result;
     spend = await spendProgress(ledger.store, ledger.capUsd).catch(() => spend);
-    bar.setTotal(final.total);
     bar.update(final.finished, { running: 0, mechanical: final.mechanicalFailures, ...spend });
     return final;
   } finally {

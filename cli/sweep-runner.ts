@@ -1,28 +1,26 @@
-import { join } from 'node:path';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import type { NativeConnection } from '@temporalio/worker';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { InputError } from '../core/errors.js';
 import { calledModels, type SweepConfig } from '../core/sweep/sweep-config.js';
+import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { runVersions } from '../infra/run-versions.js';
 import { checkRunDirectory, claimRunDirectory, readManifest } from '../run-store/manifest.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import { RunStoreError } from '../run-store/store-errors.js';
-import { startDevServer, type DevServer } from '../infra/dev-server.js';
-import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
 import { ensureSearchAttributes } from '../infra/search-attributes-setup.js';
-import { connectClient, connectWorker, targetFromEnv, type TemporalTarget } from '../infra/temporal-target.js';
-import { createWorkers, runWorkers } from '../workers/create-workers.js';
-import { checkClusterRate, providerLimits, setProviderRates } from './provider-limits.js';
-import { startSandboxProcess, type SandboxProcess } from '../workers/sandbox-launcher.js';
+import { targetFromEnv, type TemporalTarget } from '../infra/temporal-target.js';
+import { checkClusterRate, setProviderRates } from './provider-limits.js';
+import { withRunTemporal, withSweepWorkers } from './run-temporal.js';
 import { providerOf, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 import { runStoreFailureIn } from '../protocol/failures.js';
 import { SWEEP_ID } from '../protocol/search-attributes.js';
-import { sweepWorkflow, type SweepProgress } from '../workflows/sweep-workflow.js';
+import { sweepWorkflow } from '../workflows/sweep-workflow.js';
+import type { SweepProgress } from '../workflows/sweep-progress.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { withProgressBar } from './sweep-progress.js';
-import { sweepResult } from './sweep-result.js';
+import { cancelledWorkflow, workflowResult } from '../infra/workflow-result.js';
+import { SweepCancelledError } from './exit-status.js';
 
 export interface SweepRunOptions {
   /** Absolute, or s3://bucket/prefix: activities on other machines must reach the same run (shared storage or a bucket). */
@@ -70,9 +68,6 @@ async function checkReplaySource(config: SweepConfig, runDir: string): Promise<v
   }
 }
 
-/** R3 scripts run at once in the sandbox worker process (`limits.sandbox` in a sweep). */
-const DEFAULT_SANDBOX_CONCURRENCY = 2;
-
 /**
  * Starts the sweep workflow, or attaches to it if it is already running: the
  * same run resumed (same name and experiment hash, so the same workflow id).
@@ -89,7 +84,7 @@ async function startOrAttach(
   const handle = await client.workflow.start(sweepWorkflow, {
     workflowId,
     taskQueue: SESSIONS_TASK_QUEUE,
-    args: [{ runDir, sweepId: config.name, config }],
+    args: [{ runDir, sweepId: config.name, config, eagerStart: !remote }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     typedSearchAttributes: [{ key: SWEEP_ID, value: config.name }],
@@ -117,8 +112,9 @@ function stoppedByRunStore(error: unknown): unknown {
  * Runs (or resumes) a sweep to completion: validates it, locks and claims the
  * run directory, brings up Temporal (the embedded dev server unless
  * TEMPORAL_ADDRESS is set) and workers, starts the sweep workflow — or
- * attaches to it if it is already running — and waits for it. The lock is
- * released however this ends.
+ * attaches to it if it is already running — and waits for it: a
+ * SweepCancelledError if it is cancelled meanwhile. The lock is released
+ * however this ends.
  */
 export async function runSweep(config: SweepConfig, options: SweepRunOptions): Promise<SweepProgress> {
   await checkModels(config, options.inProcessWorkers);
@@ -140,49 +136,19 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
 async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: TemporalTarget | null): Promise<SweepProgress> {
   const store = openRunStore(options.runDir);
   await checkRunDirectory(store, config);
-  installQuietRuntime();
-  let server: DevServer | undefined;
-  let connection: Connection | undefined;
-  let workerConnection: NativeConnection | undefined;
-  let sandbox: SandboxProcess | undefined;
-  try {
-    if (!remote) {
-      server = await startDevServer({ dbFile: join(store.localStateDir, 'dev.sqlite'), port: options.temporalPort });
-      options.say(`Temporal Web UI: ${server.uiUrl} (embedded dev server, state in ${store.localStateDir})`);
-    }
-    const target: TemporalTarget = remote ?? { address: server?.address as string, namespace: 'default' };
-    connection = await connectClient(target);
+  return withRunTemporal(store, remote, { port: options.temporalPort, say: options.say }, async ({ client, connection, target }) => {
     if (remote) await ensureSearchAttributes(connection, target.namespace);
     await setProviderRates(connection, config, target.namespace, options.say);
     // Started (or attached to) before any worker exists, so a refusal leaves no worker to shut down.
-    const client = new Client({ connection, namespace: target.namespace });
     const handle = await startOrAttach(client, config, options.runDir, remote !== null);
     await claimRunDirectory(store, config, runVersions());
-    workerConnection = options.inProcessWorkers ? await connectWorker(target) : undefined;
-    const workers = workerConnection
-      ? await createWorkers({
-          connection: workerConnection,
-          namespace: target.namespace,
-          sessions: true,
-          sessionSlots: config.window,
-          providers: providerLimits(config),
-        })
-      : [];
-    if (options.inProcessWorkers && config.rungs.includes('R3')) {
-      sandbox = startSandboxProcess({
-        env: { TEMPORAL_ADDRESS: target.address, TEMPORAL_NAMESPACE: target.namespace },
-        concurrency: config.limits.sandbox?.concurrency ?? DEFAULT_SANDBOX_CONCURRENCY,
-        say: options.say,
+    const result = () =>
+      withProgressBar(handle, expandSweep(config).length, workflowResult<SweepProgress>(handle, options.say), options.progressBar, {
+        store,
+        capUsd: config.runCap,
+      }).catch((error: unknown) => {
+        throw cancelledWorkflow(error) ? new SweepCancelledError(`sweep ${config.name} was cancelled`) : error;
       });
-    }
-    const result = withProgressBar(handle, sweepResult(handle, options.say), options.progressBar, { store, capUsd: config.runCap });
-    await runWorkers(workers, result);
-    return await result;
-  } finally {
-    await sandbox?.stop();
-    await workerConnection?.close();
-    await connection?.close();
-    await shutdownRuntime();
-    await server?.stop();
-  }
+    return options.inProcessWorkers ? withSweepWorkers(target, config, options.say, result) : result();
+  });
 }

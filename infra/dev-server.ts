@@ -39,21 +39,16 @@ const DEV_SERVER_TUNING: Readonly<Record<string, number | string>> = {
    */
   'history.transferProcessorMaxPollRPS': 1000,
   /*
-   * Starting a child records it in the parent (the sweep) under the parent's
-   * lock, and a background task waits at most 500 ms for a lock by default
-   * before it is put back with a growing delay. With hundreds of children
-   * starting at once most missed it: 512 sessions took 55 s to start, about 10
-   * a second; with 2 s, 19 s (bench:scale; 512 bare children 8–12 s).
+   * A background task waits at most 500 ms for a workflow's lock by default
+   * before it is put back with a growing delay, and the host (here its one
+   * shard) runs 512 transfer tasks at once. Both were set for hundreds of
+   * tasks waiting on one workflow's lock at once — the sweep's, when sessions
+   * were its children (bench:bare: 512 children start over 3.3 s with these,
+   * 7.8 s without). Sessions are top-level now and wait each on its own; the
+   * one shard writes to SQLite one transaction at a time anyway, and no run
+   * of bench:scale has yet told these from the defaults on the shared machine.
    */
   'history.cacheNonUserContextLockTimeout': '2s',
-  /*
-   * How many transfer tasks the host (here its one shard) runs at once, 512
-   * by default. With hundreds of children starting together, hundreds of
-   * tasks queued on the sweep's lock at once; the one shard writes to SQLite
-   * one transaction at a time anyway, and 16 at once start them sooner: 512
-   * sessions over 4.5–6 s instead of 16–21 (bench:scale; 512 bare children:
-   * 3.3 s instead of 7.8).
-   */
   'history.transferProcessorSchedulerWorkerCount': 16,
 };
 const SEARCH_ATTRIBUTE_TYPES = { KEYWORD: 'Keyword', INT: 'Int' } as const;
@@ -62,21 +57,40 @@ function pidFileFor(dbFile: string): string {
   return `${dbFile}.pid`;
 }
 
+/** Where a running server on this SQLite file answers, for another command on the same run (`allocbench cancel`). */
+function addressFileFor(dbFile: string): string {
+  return `${dbFile}.address`;
+}
+
+/** The process a pid file names, if it is a server on this SQLite file and still running. */
+function serverProcess(dbFile: string): number | undefined {
+  const pidFile = pidFileFor(dbFile);
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const cmdline = `/proc/${pid}/cmdline`;
+  return Number.isInteger(pid) && existsSync(cmdline) && readFileSync(cmdline, 'utf8').includes(dbFile) ? pid : undefined;
+}
+
+/** The address of the dev server running on this SQLite file (another command's embedded server), if one is. */
+export function runningDevServer(dbFile: string): string | undefined {
+  if (serverProcess(dbFile) === undefined || !existsSync(addressFileFor(dbFile))) return undefined;
+  return readFileSync(addressFileFor(dbFile), 'utf8').trim() || undefined;
+}
+
 /**
  * A dev server left running on this SQLite file by a run that was killed
  * outright holds the file and the port; stop it before starting anew.
  */
 async function stopOrphan(dbFile: string): Promise<void> {
-  const pidFile = pidFileFor(dbFile);
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  const cmdline = `/proc/${pid}/cmdline`;
-  if (Number.isInteger(pid) && existsSync(cmdline) && readFileSync(cmdline, 'utf8').includes(dbFile)) {
+  const pid = serverProcess(dbFile);
+  if (pid !== undefined) {
+    const cmdline = `/proc/${pid}/cmdline`;
     process.kill(pid, 'SIGTERM');
     for (let i = 0; i < 100 && existsSync(cmdline); i++) await sleep(100);
     if (existsSync(cmdline)) process.kill(pid, 'SIGKILL');
   }
-  rmSync(pidFile, { force: true });
+  rmSync(pidFileFor(dbFile), { force: true });
+  rmSync(addressFileFor(dbFile), { force: true });
 }
 
 async function waitUntilReady(address: string, child: ChildProcess, stderr: () => string): Promise<void> {
@@ -148,6 +162,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     child.kill('SIGKILL');
     throw error;
   }
+  writeFileSync(addressFileFor(options.dbFile), address);
   return {
     address,
     namespace: 'default',
@@ -161,6 +176,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         clearTimeout(forceKill);
       }
       rmSync(pidFile, { force: true });
+      rmSync(addressFileFor(options.dbFile), { force: true });
     },
   };
 }

@@ -20,3 +20,11 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** A port free right now whose Web UI port (port + 1000, as the embedded dev server takes it) is free too. */
+export async function freeServerPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port + 1000 <= 65_535 && (await portIsFree(port + 1000))) return port;
+  }
+}

@@ -1,3 +1,4 @@
+import { CancelledFailure } from '@temporalio/common';
 import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogEntry } from '@temporalio/worker';
 
 let installed = false;
@@ -5,13 +6,15 @@ let installed = false;
 /**
  * Warnings that are expected here: provider-queue workers have no workflows by
  * design; a reference agent's session runs its calls as local activities, many
- * in one long workflow task; and a transport error is retried by the rerun
- * rules and audited in the transcript (`allocbench audit`).
+ * in one long workflow task; a transport error is retried by the rerun
+ * rules and audited in the transcript (`allocbench audit`); and a cancelled
+ * sweep's workflows end cancelled (`allocbench cancel`).
  */
 function expected(entry: LogEntry): boolean {
   if (entry.message.startsWith('No workflows registered, not polling for workflow tasks')) return true;
   if (entry.message.includes('Workflow task duration exceeded')) return true;
   const error = (entry.meta as { error?: { type?: string } } | undefined)?.error;
+  if (entry.message === 'Workflow failed' && error instanceof CancelledFailure) return true;
   return entry.message === 'Activity failed' && error?.type === 'TransportError';
 }
 

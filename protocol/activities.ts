@@ -1,6 +1,7 @@
 import type { Termination } from '../core/session/termination.js';
 import type { Progress } from '../core/session/turn-protocol.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
+import type { SessionTally } from '../core/sweep/session-ledger.js';
 import type { ReplaySetting, SweepConfig } from '../core/sweep/sweep-config.js';
 
 /*
@@ -80,6 +81,34 @@ export interface StoreActivities {
   prepareSession(input: SessionSetup): Promise<{ readonly classes: string; readonly streamHash: string }>;
   /** Scores the session from its transcript, writes its summary and end record. */
   finishSession(input: FinishInput): Promise<SessionOutcome>;
+  /** Records in a begun session's transcript that it was cancelled (a cancel of its sweep); one not begun or ended records nothing. */
+  recordCancelled(input: SessionRef): Promise<void>;
   /** Indices (in expandSweep order) of sessions without a summary, or whose summary is a mechanical failure. */
   unfinishedSessions(input: { readonly runDir: string; readonly config: SweepConfig }): Promise<number[]>;
+}
+
+/** A sweep's sessions to run, as its keeper gets them. */
+export interface KeeperInput {
+  readonly runDir: string;
+  /** The sweep's name: the sessions' SweepId search attribute. */
+  readonly sweepId: string;
+  /** The sweep workflow's id: the sessions' ids begin with it (protocol/session-workflow.ts). */
+  readonly sweepWorkflowId: string;
+  readonly config: SweepConfig;
+  /** Indices (in expandSweep order) of the sessions to run, in the order to start them. */
+  readonly sessions: readonly number[];
+  /** Ask for each session's first workflow task on the keeper's own worker (workflows/sweep-progress.ts, `eagerStart`). */
+  readonly eagerStart: boolean;
+}
+
+/** The activity type of the keeper, as a sweep's description names it (its heartbeat carries the sweep's progress). */
+export const KEEPER_ACTIVITY_TYPE = 'keepWindow';
+
+export interface SweepActivities {
+  /**
+   * Runs the sessions as workflows of their own, at most the sweep's window
+   * at a time, and waits for every one to end; cancelled, it cancels the
+   * sessions it started and waits for them.
+   */
+  keepWindow(input: KeeperInput): Promise<SessionTally>;
 }

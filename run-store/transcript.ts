@@ -195,6 +195,12 @@ export interface MessageRecord {
   readonly toolCallId?: string;
 }
 
+/** The session was cancelled (a cancel of its sweep) after the records before this; run again, it goes on from them. */
+export interface CancelledRecord {
+  readonly type: 'cancelled';
+  readonly at: string;
+}
+
 export interface EndRecord {
   readonly type: 'end';
   readonly at: string;
@@ -210,6 +216,7 @@ export type TranscriptRecord =
   | ExecutionRecord
   | ResumeRecord
   | MessageRecord
+  | CancelledRecord
   | EndRecord;
 
 /** A transcript as the activities need it. */
@@ -232,6 +239,8 @@ export interface Transcript {
   attemptsSinceResume(t: number, role?: SplitRole): AttemptRecord[];
   /** The last record, if it is an end record. */
   readonly ended?: Termination;
+  /** Whether the last record says the session was cancelled. */
+  readonly cancelled: boolean;
 }
 
 /**
@@ -319,6 +328,7 @@ export class TranscriptFold {
       costUsd: this.costUsd,
       attemptsSinceResume: (t, role) => [...(attemptsByT.get(attemptKey(t, role)) ?? [])],
       ...(last?.type === 'end' && { ended: last.termination }),
+      cancelled: last?.type === 'cancelled',
     };
   }
 }

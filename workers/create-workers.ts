@@ -10,6 +10,7 @@ import { runLayout } from '../run-store/run-layout.js';
 import { projectRoot } from '../infra/project-root.js';
 import { runStoreActivityFailure } from '../run-store/store-errors.js';
 import { createStoreActivities } from '../activities/store-activities.js';
+import { createSweepActivities } from '../activities/session-keeper.js';
 import { providerTaskQueue, SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 
 /** This worker's limits on one provider's model calls (activities/providers/call-limits.ts). */
@@ -110,10 +111,12 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         namespace,
         taskQueue: SESSIONS_TASK_QUEUE,
         ...workflowCode(),
-        // In-session model calls run here, as local activities of their sessions.
-        activities: { ...createStoreActivities(), ...createModelActivities(providers) },
+        // In-session model calls run here, as local activities of their sessions; so does a sweep's keeper, which starts them.
+        activities: { ...createStoreActivities(), ...createModelActivities(providers), ...createSweepActivities() },
         interceptors: { activity: [runStoreErrors] },
         ...sessionWorkerSlots(setup.sessionSlots),
+        // The keeper's heartbeats carry its place in the sweep and bring it a cancel: each reaches the server within a second.
+        maxHeartbeatThrottleInterval: '1s',
       }),
     );
   }

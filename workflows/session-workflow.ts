@@ -1,10 +1,18 @@
-import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  CancellationScope,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { decodeClasses } from '../core/session/compact-codes.js';
 import type { Termination } from '../core/session/termination.js';
-import { nextMove, protocolRules, startProgress, type Progress } from '../core/session/turn-protocol.js';
-import { agentModel, sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js';
-import type { ModelCallPlacement, ReplaySetting } from '../core/sweep/sweep-config.js';
+import { nextMove, protocolRules, startProgress } from '../core/session/turn-protocol.js';
+import { agentModel, sessionDirName } from '../core/sweep/session-spec.js';
 import type { ModelActivities, ScriptActivities, SessionOutcome, StoreActivities } from '../protocol/activities.js';
+import type { SessionInput } from '../protocol/session-workflow.js';
 import { callsInSessionWorker, providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE } from '../protocol/task-queues.js';
 
 /**
@@ -13,21 +21,6 @@ import { callsInSessionWorker, providerOf, providerTaskQueue, SANDBOX_TASK_QUEUE
  * suggestion comes at 4096 events, about 640 R3 calls and 870 KiB.
  */
 const HISTORY_BYTES_PER_RUN = 512 * 1024;
-
-export interface SessionInput {
-  readonly runDir: string;
-  readonly spec: SessionSpec;
-  /** A dead worker's call is retried after this long without a heartbeat. */
-  readonly heartbeatSeconds: number;
-  /** Where the model calls run; unset (sessions begun before it existed): on provider queues. */
-  readonly modelCalls?: ModelCallPlacement;
-  /** Answer the model calls from this recorded run (a replayed sweep); unset: live calls. */
-  readonly replay?: ReplaySetting;
-  /** Carried over a continue-as-new: the class sequence, one character per item. */
-  readonly classes?: string;
-  /** Carried over a continue-as-new: the session's progress (core/session/turn-protocol.ts). */
-  readonly progress?: Progress;
-}
 
 /**
  * One seed session, at any rung: the turn protocol of the pure core, run
@@ -39,14 +32,22 @@ export interface SessionInput {
  * worker's queue. A split agent's calls go to its planner's or its builder's
  * model, as each move says. The session ends where the protocol says (the
  * stream's end, R3's B-th write), when a call reports a cap, or on a
- * mechanical failure.
+ * mechanical failure. Cancelled (a cancel of its sweep), it lets the call or
+ * script under way end and be recorded, records that it was cancelled, and
+ * ends cancelled: run again, it goes on from its records.
  */
 export async function sessionWorkflow(input: SessionInput): Promise<SessionOutcome> {
   const { runDir, spec } = input;
+  // A cancel waits for the activity under way, so what it does is recorded before the session records its cancel.
+  const cancellationType = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
   // Reading and writing one session's files takes milliseconds, on the session's own worker: local activities, no task-queue
   // round trip (both are idempotent, so a worker lost mid-way just runs them again). The timeout is how long a dead worker
   // holds up the session.
-  const store = proxyLocalActivities<StoreActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
+  const store = proxyLocalActivities<StoreActivities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { maximumAttempts: 10 },
+    cancellationType,
+  });
   // The activity enforces the paper's attempt budget from its own records and sets each
   // delay; this policy only has to keep retrying across dead workers.
   const retry = { initialInterval: '1.5s', backoffCoefficient: 1, maximumAttempts: 20 };
@@ -54,12 +55,17 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
   // A dead worker is noticed by its workflow task's timeout instead, not by heartbeats.
   const modelActivities = (provider: string) =>
     callsInSessionWorker(provider, input.modelCalls ?? 'provider-queue')
-      ? proxyLocalActivities<ModelActivities>({ startToCloseTimeout: provider === 'policy' ? '1 minute' : '2 hours', retry })
+      ? proxyLocalActivities<ModelActivities>({
+          startToCloseTimeout: provider === 'policy' ? '1 minute' : '2 hours',
+          retry,
+          cancellationType,
+        })
       : proxyActivities<ModelActivities>({
           taskQueue: providerTaskQueue(provider),
           startToCloseTimeout: '30 minutes',
           heartbeatTimeout: `${input.heartbeatSeconds}s`,
           retry,
+          cancellationType,
         });
   const byProvider = new Map<string, ModelActivities>();
   const modelFor = (provider: string): ModelActivities => {
@@ -73,7 +79,26 @@ export async function sessionWorkflow(input: SessionInput): Promise<SessionOutco
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { initialInterval: '1s', maximumAttempts: 10 },
+    cancellationType,
   });
+  const session = { runDir, session: sessionDirName(spec) };
+  try {
+    return await playSession(input, { store, modelFor, sandbox });
+  } catch (error) {
+    if (isCancellation(error)) await CancellationScope.nonCancellable(() => store.recordCancelled(session));
+    throw error;
+  }
+}
+
+interface SessionActivities {
+  readonly store: StoreActivities;
+  readonly modelFor: (provider: string) => ModelActivities;
+  readonly sandbox: ScriptActivities;
+}
+
+/** The session's turns from where its input says, to its end: its outcome, or a continue-as-new. */
+async function playSession(input: SessionInput, { store, modelFor, sandbox }: SessionActivities): Promise<SessionOutcome> {
+  const { runDir, spec } = input;
   const code = input.classes ?? (await store.prepareSession({ runDir, spec })).classes;
   const session = { runDir, session: sessionDirName(spec) };
   const rules = protocolRules(spec, decodeClasses(code));

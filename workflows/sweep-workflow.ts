@@ -1,107 +1,53 @@
-import {
-  ApplicationFailure,
-  continueAsNew,
-  defineQuery,
-  executeChild,
-  log,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
-import { sessionKey } from '../core/sweep/session-spec.js';
-import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import { ActivityCancellationType, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
-import type { StoreActivities } from '../protocol/activities.js';
+import type { StoreActivities, SweepActivities } from '../protocol/activities.js';
 import { RUN_STORE_FAILURE, runStoreFailureIn } from '../protocol/failures.js';
-import { sessionSearchAttributes } from '../protocol/search-attributes.js';
-import { sessionWorkflow } from './session-workflow.js';
+import { sweepAsChildren } from './sweep-as-children.js';
+import { sweepStopped, type SweepInput, type SweepProgress } from './sweep-progress.js';
 
-export interface SweepInput {
-  readonly runDir: string;
-  /** The sweep's name (the SweepId search attribute); session workflow ids are `<sweep workflow id>/<session key>` (workflow-ids.ts). */
-  readonly sweepId: string;
-  readonly config: SweepConfig;
-}
-
-export interface SweepProgress {
-  readonly total: number;
-  readonly finished: number;
-  readonly running: number;
-  readonly mechanicalFailures: number;
-  /** Sessions whose workflow failed outright (a bug, not a benchmark outcome). */
-  readonly failed: number;
-}
-
-export const progressQuery = defineQuery<SweepProgress>('progress');
+/** The change that made sessions top-level workflows started by the sweep's keeper: sweeps begun before it run as they began. */
+const TOP_LEVEL_SESSIONS = 'top-level-sessions';
 
 /**
- * Fans a sweep out as child session workflows with deterministic ids, at most
- * `window` at a time. Sessions already finished in the run store are skipped,
- * so re-running a sweep resumes it; mechanical failures are run again (the
- * replacement run the paper allows). Continues as new when history grows,
- * after letting the running children finish. A session stopped by a run-store
- * file-system failure (a full disk, an unwritable run directory) stops the
- * sweep at once with that failure: every other session would hit it too.
+ * A sweep: its sessions that are not finished in the run store, each a
+ * durable workflow of its own, at most `window` at a time. Sessions already
+ * finished are skipped, so running a sweep again resumes it; mechanical
+ * failures are run again (the replacement run the paper allows). The sessions
+ * are started and followed by one long-running activity, the keeper
+ * (activities/session-keeper.ts), so the sweep's own history stays a handful
+ * of events at any size and no limit on a workflow's children applies.
+ * Cancelled, it waits for the keeper to cancel every session it started. A
+ * session stopped by a run-store file-system failure (a full disk, an
+ * unwritable run directory) stops the sweep with that failure: every other
+ * session would hit it too.
  */
 export async function sweepWorkflow(input: SweepInput): Promise<SweepProgress> {
   const { runDir, config } = input;
   const specs = expandSweep(config);
   const store = proxyActivities<StoreActivities>({ startToCloseTimeout: '10 minutes', retry: { maximumAttempts: 10 } });
   const pending = await store.unfinishedSessions({ runDir, config });
-  const progress = { total: specs.length, finished: specs.length - pending.length, running: 0, mechanicalFailures: 0, failed: 0 };
-  setHandler(progressQuery, () => ({ ...progress }));
+  if (!patched(TOP_LEVEL_SESSIONS)) return sweepAsChildren(input, specs, pending);
 
-  const prefix = workflowInfo().workflowId;
-  let fatal: ApplicationFailure | undefined;
-  const runOne = async (index: number) => {
-    const spec = specs[index];
-    if (!spec) return;
-    progress.running++;
-    try {
-      const outcome = await executeChild(sessionWorkflow, {
-        workflowId: `${prefix}/${sessionKey(spec)}`,
-        args: [
-          {
-            runDir,
-            spec,
-            heartbeatSeconds: config.heartbeatSeconds,
-            modelCalls: config.modelCalls,
-            ...(config.replay && { replay: config.replay }),
-          },
-        ],
-        typedSearchAttributes: sessionSearchAttributes(input.sweepId, spec),
-      });
-      progress.finished++;
-      if (outcome.mechanicalFailure) progress.mechanicalFailures++;
-    } catch (error) {
-      progress.failed++;
-      fatal ??= runStoreFailureIn(error);
-      log.error('session workflow failed', { session: sessionKey(spec), error: String(error) });
-    } finally {
-      progress.running--;
-    }
-  };
-
-  const stop = (failure: ApplicationFailure) =>
-    ApplicationFailure.create({
-      type: RUN_STORE_FAILURE,
-      message: failure.message,
-      details: failure.details ?? undefined,
-      nonRetryable: true,
+  const sweep = proxyActivities<SweepActivities>({
+    // As long as the sweep takes; a dead worker is noticed by the missing heartbeats, and the keeper runs again elsewhere.
+    startToCloseTimeout: '3650 days',
+    heartbeatTimeout: `${config.heartbeatSeconds}s`,
+    retry: { initialInterval: '1s', maximumInterval: '30s', nonRetryableErrorTypes: [RUN_STORE_FAILURE] },
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  });
+  try {
+    const tally = await sweep.keepWindow({
+      runDir,
+      sweepId: input.sweepId,
+      sweepWorkflowId: workflowInfo().workflowId,
+      config,
+      sessions: pending,
+      eagerStart: input.eagerStart ?? false,
     });
-  const inFlight = new Set<Promise<void>>();
-  for (const index of pending) {
-    while (inFlight.size >= config.window && !fatal) await Promise.race(inFlight);
-    if (fatal) throw stop(fatal);
-    const run: Promise<void> = runOne(index).finally(() => inFlight.delete(run));
-    inFlight.add(run);
-    if (workflowInfo().continueAsNewSuggested) {
-      await Promise.all(inFlight);
-      if (fatal) throw stop(fatal);
-      return continueAsNew<typeof sweepWorkflow>(input);
-    }
+    const { finished, mechanicalFailures, failed } = tally;
+    return { total: specs.length, finished: specs.length - pending.length + finished, running: 0, mechanicalFailures, failed };
+  } catch (error) {
+    const fatal = runStoreFailureIn(error);
+    throw fatal ? sweepStopped(fatal) : error;
   }
-  while (inFlight.size > 0 && !fatal) await Promise.race(inFlight);
-  if (fatal) throw stop(fatal);
-  return { ...progress };
 }

@@ -8,7 +8,7 @@ const HASH_DIGITS = 12;
  * experiment hash>`: a sweep resumed with the same settings gets the same id,
  * and another run of the same name with other settings (on a shared cluster)
  * gets its own, never attaching to the first one's workflows. Its sessions
- * are children `<sweep workflow id>/<session key>`. Names cannot hold '@'.
+ * are `<sweep workflow id>/<session key>` (protocol/session-workflow.ts). Names cannot hold '@'.
  */
 export function sweepWorkflowId(config: SweepConfig): string {
   return `sweep/${config.name}@${experimentHash(config).slice(0, HASH_DIGITS)}`;

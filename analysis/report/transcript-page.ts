@@ -47,6 +47,8 @@ function describe(record: TranscriptRecord): string {
       return `<p class="failure">Replacement run after ${record.after}</p>`;
     case 'message':
       return `<div class="turn"><p><b>${escapeHtml(record.role)}</b> (problem ${record.t})</p><pre>${escapeHtml(record.text || '(no text)')}</pre>${(record.toolCalls ?? []).map((call) => block(`Tool call ${call.name}`, call.arguments, 'tool')).join('')}</div>`;
+    case 'cancelled':
+      return '<p class="failure">Cancelled here (a rerun of the sweep goes on from this point)</p>';
     case 'end':
       return `<h2>Ended: ${escapeHtml(record.termination)}</h2>`;
   }

@@ -9,7 +9,7 @@ import { isObjectStoreLocation, resolveRunLocation } from '../../run-store/run-l
 import { sourceStreamConfig } from '../../run-store/stream-source.js';
 import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
 import { estimateSweep } from '../cost-estimate.js';
-import { IncompleteRunError } from '../exit-status.js';
+import { IncompleteRunError, SweepCancelledError } from '../exit-status.js';
 import { printJson, table } from '../format.js';
 import { defaultCacheDir } from '../../analysis/online-optimum.js';
 import { resultsTable, runJson } from '../print-results.js';
@@ -67,16 +67,26 @@ interface IncompleteSession {
   readonly mechanical: boolean;
 }
 
-/** Every session of the run that did not complete: no summary (its workflow failed or never ran), an unreadable one, or a mechanical failure. */
+/** Why a session without a summary has none: it never began, it was cancelled, or its workflow failed. */
+async function unfinishedReason(runDir: string, spec: SessionSpec): Promise<string> {
+  const store = openRunStore(runDir);
+  if (!(await store.hasTranscript(spec))) return 'not begun';
+  return (await store.readTranscript(spec)).cancelled ? 'cancelled' : 'did not finish: its workflow failed';
+}
+
+/** Every session of the run that did not complete: no summary (its workflow failed, was cancelled or never ran), an unreadable one, or a mechanical failure. */
 async function incompleteSessions(config: SweepConfig, runDir: string): Promise<IncompleteSession[]> {
   const readings = await readSweepSummaries(openRunStore(runDir), expandSweep(config));
-  return readings.flatMap(({ spec, summary, corrupt }): IncompleteSession[] => {
-    if (corrupt) return [{ spec, line: `${sessionKey(spec)} (${corrupt})`, mechanical: false }];
-    if (!summary) return [{ spec, line: `${sessionKey(spec)} (did not finish: its workflow failed)`, mechanical: false }];
-    return summary.mechanicalFailure
-      ? [{ spec, line: `${sessionKey(spec)} (mechanical failure: ${summary.termination})`, mechanical: true }]
-      : [];
-  });
+  const incomplete = await Promise.all(
+    readings.map(async ({ spec, summary, corrupt }): Promise<IncompleteSession | undefined> => {
+      if (corrupt) return { spec, line: `${sessionKey(spec)} (${corrupt})`, mechanical: false };
+      if (!summary) return { spec, line: `${sessionKey(spec)} (${await unfinishedReason(runDir, spec)})`, mechanical: false };
+      if (summary.mechanicalFailure)
+        return { spec, line: `${sessionKey(spec)} (mechanical failure: ${summary.termination})`, mechanical: true };
+      return undefined;
+    }),
+  );
+  return incomplete.filter((session) => session !== undefined);
 }
 
 /** The error of a session's last failed attempt, on one line (a replay's miss says which call and why). */
@@ -102,6 +112,10 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
     inProcessWorkers: flags.worker,
     progressBar: !flags.json,
     say,
+  }).catch((error: unknown) => {
+    if (!(error instanceof SweepCancelledError)) throw error;
+    say(`The sweep was cancelled (allocbench cancel): its sessions stopped where they were.`);
+    return undefined;
   });
   // The run table measures each cell against policy/optimal on its streams too (its nets kept in the cache).
   const results = await readRunResults(runDir, { cacheDir: defaultCacheDir(), say });
@@ -109,7 +123,7 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
   if (flags.json) printJson(runJson(results));
   else {
     process.stdout.write(`${resultsTable(results)}\n`);
-    const failed = progress.failed > 0 ? ` · ${progress.failed} session workflows failed (see the Temporal Web UI)` : '';
+    const failed = progress && progress.failed > 0 ? ` · ${progress.failed} session workflows failed (see the Temporal Web UI)` : '';
     say(`${results.finished}/${results.total} sessions finished${failed}.`);
     say(`Results in ${runDir}: manifest.json, streams/, sessions/<session>/summary.json and transcript.jsonl.`);
     say(`Audit retries and unresolved turns with: npx allocbench audit ${runDir}`);
@@ -123,7 +137,9 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
       await rm(openRunStore(runDir).localStateDir, { recursive: true, force: true });
     return;
   }
-  say(`${incomplete.length} of ${results.total} sessions did not complete (exit status 3; run the same command again to replace them):`);
+  say(
+    `${incomplete.length} of ${results.total} sessions did not complete (exit status 3; run the same command again to replace them, or to resume those cancelled):`,
+  );
   for (const { spec, line, mechanical } of incomplete.slice(0, LISTED_SESSIONS))
     say(`  ${line}${mechanical ? await lastError(runDir, spec) : ''}`);
   if (incomplete.length > LISTED_SESSIONS) say(`  … and ${incomplete.length - LISTED_SESSIONS} more (npx allocbench status ${runDir})`);

@@ -202,7 +202,15 @@ const sweepFields = z.strictObject({
     .default(60)
     .describe("the longest wait a provider's retry-after is honoured for, in seconds (longer requests wait this long)"),
   r3: scriptSettingsSchema.default(scriptSettingsSchema.parse({})),
-  window: z.number().int().min(1).max(10_000).default(8).describe('sessions running at once'),
+  window: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(8)
+    .describe(
+      "sessions in flight at once: bounded by the provider's limit, not by Temporal (sessions are top-level workflows, no workflow's children); up to 10,000, every session of a 10,000-session sweep at once (docs/scale-and-clusters.md)",
+    ),
   modelCalls: z.enum(MODEL_CALL_PLACEMENTS).default('in-session').describe('where model calls run: in-session or provider-queue'),
   limits: z
     .record(z.string(), providerLimits)

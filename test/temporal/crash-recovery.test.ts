@@ -1,17 +1,23 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseSweepConfig, type SweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { sessionKey } from '../../core/sweep/session-spec.js';
+import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
 import { runLayout } from '../../run-store/run-layout.js';
-import { readTranscriptFile } from '../../run-store/fs-run-store.js';
+import { openRunStore } from '../../run-store/open-run-store.js';
+import type { SessionSummary } from '../../run-store/session-summary.js';
 import { freePort } from '../../infra/ports.js';
-import { decisionsOf, inProcessDecisions, startTestServer, summaryOf } from './harness.js';
+import { KEEPER_ACTIVITY_TYPE } from '../../protocol/activities.js';
+import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
+import { s3ServerForThisFile } from '../run-store/s3-server.js';
+import { decisionsOf, inProcessDecisions, startTestServer, summaryOf, sweepOn } from './harness.js';
 import { exited, killGroup, startCli, until } from './processes.js';
 
 const started: { kill: () => void }[] = [];
+const s3 = s3ServerForThisFile();
 afterAll(() => started.forEach((s) => s.kill()));
 
 function sweepFile(dir: string, raw: Record<string, unknown>): { file: string; config: SweepConfig } {
@@ -21,8 +27,51 @@ function sweepFile(dir: string, raw: Record<string, unknown>): { file: string; c
 }
 
 async function recordedTurns(runDir: string, config: SweepConfig): Promise<number> {
-  const transcripts = await Promise.all(expandSweep(config).map((spec) => readTranscriptFile(runLayout.transcript(runDir, spec))));
-  return transcripts.reduce((sum, t) => sum + t.turns.length, 0);
+  const store = openRunStore(runDir);
+  const transcripts = await Promise.all(
+    expandSweep(config).map(async (spec) => ((await store.hasTranscript(spec)) ? store.readTranscript(spec) : undefined)),
+  );
+  return transcripts.reduce((sum, t) => sum + (t?.turns.length ?? 0), 0);
+}
+
+/** What a session measured: its summary but when it finished. */
+const measured = (summary: SessionSummary) => ({ ...summary, finishedAt: undefined });
+
+/** The attempt at which the sweep's keeper completed, from the sweep's history. */
+async function keeperAttempts(address: string, config: SweepConfig): Promise<number | undefined> {
+  const connection = await Connection.connect({ address });
+  try {
+    const events = (await new Client({ connection }).workflow.getHandle(sweepWorkflowId(config)).fetchHistory()).events ?? [];
+    const scheduled = events.find((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === KEEPER_ACTIVITY_TYPE);
+    const started = events.find(
+      (event) => Number(event.activityTaskStartedEventAttributes?.scheduledEventId) === Number(scheduled?.eventId),
+    );
+    return started?.activityTaskStartedEventAttributes?.attempt ?? undefined;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The pid of the worker process running the sweep's keeper (a worker's identity is pid@host), once one does. */
+async function keeperWorker(address: string, config: SweepConfig): Promise<number> {
+  const connection = await Connection.connect({ address });
+  try {
+    const sweep = new Client({ connection }).workflow.getHandle(sweepWorkflowId(config));
+    let identity: string | undefined;
+    await until(
+      async () => {
+        const { raw } = await sweep.describe().catch(() => ({ raw: { pendingActivities: [] } }));
+        identity =
+          raw.pendingActivities?.find((activity) => activity.activityType?.name === KEEPER_ACTIVITY_TYPE)?.lastWorkerIdentity ?? undefined;
+        return Boolean(identity);
+      },
+      60_000,
+      'the keeper to start',
+    );
+    return Number(identity?.split('@')[0]);
+  } finally {
+    await connection.close();
+  }
 }
 
 /** Every session finished, with exactly one turn record per decision turn and the core's decisions. */
@@ -31,40 +80,56 @@ async function expectCompleteAndExact(runDir: string, config: SweepConfig): Prom
     const summary = await summaryOf(runDir, spec);
     const expected = inProcessDecisions(spec);
     expect(decisionsOf(summary), sessionKey(spec)).toEqual(expected);
-    const transcript = await readTranscriptFile(runLayout.transcript(runDir, spec));
+    const transcript = await openRunStore(runDir).readTranscript(spec);
     const turnLines = transcript.records.filter((r) => r.type === 'turn').map((r) => (r.type === 'turn' ? r.t : 0));
     expect(turnLines, `${sessionKey(spec)}: one turn record per decision`).toEqual(expected.map((d) => d.t));
   }
 }
 
 describe('crash recovery', () => {
-  it('resumes a session whose worker was killed mid-session, on a new worker, with no lost or duplicated turns', async () => {
+  it('on a cluster on one machine (its own server, two workers, the run on S3), loses the worker running the sweep’s keeper mid-sweep and gives every session as an undisturbed run does', async () => {
     const { server, dir } = await startTestServer();
     started.push({ kill: () => void server.stop() });
-    const env = { TEMPORAL_ADDRESS: server.address };
-    const { file, config } = sweepFile(dir, {
+    const env = { TEMPORAL_ADDRESS: server.address, ...s3.server.env };
+    const settings = {
       name: 'worker-kill',
       models: ['policy/commit-at-2?delay=120'],
       rungs: ['R1'],
       seeds: [2000, 2001, 2002, 2003],
+      window: 4,
       heartbeatSeconds: 2,
-    });
-    const runDir = join(dir, 'run');
-    const firstWorker = startCli(['worker'], env);
-    started.push({ kill: () => killGroup(firstWorker) });
-    await until(() => firstWorker.output().includes('allocbench worker on'), 30_000, 'the first worker');
+    };
+    const { file, config } = sweepFile(dir, settings);
+    // The undisturbed run: the same sweep, another name (its own workflows), on disk with workers in this process.
+    const undisturbed = parseSweepConfig({ ...settings, name: 'undisturbed' });
+    await sweepOn(server, undisturbed, join(dir, 'undisturbed'));
+
+    const runDir = `${await s3.server.bucket('cluster')}/worker-kill`;
+    const workers = [startCli(['worker'], env), startCli(['worker'], env)];
+    for (const worker of workers) started.push({ kill: () => killGroup(worker) });
+    await until(() => workers.every((worker) => worker.output().includes('allocbench worker on')), 30_000, 'two workers');
     const sweep = startCli(['sweep', file, '--no-worker', '--out', runDir, '--json'], env);
     started.push({ kill: () => killGroup(sweep) });
+    // The keeper's worker is the one to lose: the sessions it started go on elsewhere, and the keeper, run again, follows them.
+    const keeper = await keeperWorker(server.address, config);
     await until(async () => (await recordedTurns(runDir, config)) >= 6, 60_000, 'some recorded turns');
-    killGroup(firstWorker);
+    const doomed = workers.find((worker) => worker.pid === keeper);
+    if (!doomed) throw new Error(`no worker of pid ${keeper} runs the keeper`);
+    killGroup(doomed);
     const turnsAtKill = await recordedTurns(runDir, config);
-    const secondWorker = startCli(['worker'], env);
-    started.push({ kill: () => killGroup(secondWorker) });
-    expect(await exited(sweep)).toBe(0);
-    secondWorker.kill('SIGTERM');
-    expect(await exited(secondWorker)).toBe(0);
+    expect(await exited(sweep), sweep.output()).toBe(0);
+    const survivor = workers.find((worker) => worker !== doomed) as (typeof workers)[number];
+    survivor.kill('SIGTERM');
+    expect(await exited(survivor)).toBe(0);
     expect(turnsAtKill).toBeLessThan(expandSweep(config).reduce((sum, spec) => sum + inProcessDecisions(spec).length, 0));
+    expect(await keeperAttempts(server.address, config), 'the keeper ran again on the survivor').toBe(2);
     await expectCompleteAndExact(runDir, config);
+    for (const [index, spec] of expandSweep(config).entries()) {
+      const reference = expandSweep(undisturbed)[index] as SessionSpec;
+      expect(measured(await summaryOf(runDir, spec)), sessionKey(spec)).toEqual(
+        measured(await summaryOf(join(dir, 'undisturbed'), reference)),
+      );
+    }
     await server.stop();
   }, 180_000);
 
