@@ -29,4 +29,4 @@ def test_the_gpu_check_runs_its_path_on_the_cpu(tmp_path: Path, env_command: lis
     assert '"processors": "temperature only"' in out and '"top_k": 20' in out  # Qwen2.5's defaults named, not applied
     deviations = [float(x) for x in re.findall(r"max \|π_update / π_sampler − 1\| = ([\d.e+-]+)", out)]
     assert len(deviations) == 3 and max(deviations) < 1e-4  # two free-text steps and the constrained one, in fp32
-    assert re.search(r"projected, one outer step .* = \d+ s", out)
+    assert re.search(r"projected, one outer step .* = -?\d+ s", out)  # a tiny model's per-layer cost is noise: the sign too
