@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,15 +9,15 @@ import { runLayout } from '../../run-store/run-layout.js';
 import { readTranscriptFile } from '../../run-store/fs-run-store.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
 import { freePort } from '../../infra/ports.js';
-import { projectRoot } from '../../infra/project-root.js';
+import { SMALL_MODEL_FILE, TEST_GROUPS } from '../../infra/test-groups.js';
 import { summaryOf } from './harness.js';
 import { exited, startCli } from './processes.js';
 
 /** Fetched by `npm run fetch-model` (CI does); the test is skipped where it is absent. */
-const modelFile = join(projectRoot(), 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+const modelFile = SMALL_MODEL_FILE;
 
 describe('a real small LLM end to end', () => {
-  it.skipIf(!existsSync(modelFile))(
+  it.skipIf(!TEST_GROUPS.smallModel.present)(
     'plays SmolLM2-135M (GGUF, in process) through Temporal at R0 on a seed, recording every real reply',
     async () => {
       const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-smollm2-')), 'run');

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../core/chat/messages.js';
 import { chatHistory, ggufProvider, llamaStopReason } from '../../../activities/providers/gguf-provider.js';
-import { projectRoot } from '../../../infra/project-root.js';
+import { SMALL_MODEL_FILE, TEST_GROUPS } from '../../../infra/test-groups.js';
 import { requestFor, secondTurn } from './request.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-gguf-'));
@@ -44,9 +44,9 @@ describe('the in-process GGUF adapter', () => {
 });
 
 /** Fetched by `npm run fetch-model`; these tests are skipped where it is absent. */
-const modelFile = join(projectRoot(), 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+const modelFile = SMALL_MODEL_FILE;
 
-describe.skipIf(!existsSync(modelFile))('the in-process GGUF adapter on a real model (SmolLM2-135M)', () => {
+describe.skipIf(!TEST_GROUPS.smallModel.present)('the in-process GGUF adapter on a real model (SmolLM2-135M)', () => {
   const urn: ChatMessage[] = [
     { role: 'user', content: 'Draw 1 of 60: a red ball. You may keep 3. Reply with DECISION: KEEP or DECISION: PASS.' },
   ];
