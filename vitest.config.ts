@@ -11,6 +11,6 @@ export default defineConfig({
     execArgv: ['--no-node-snapshot'],
     // policy/optimal's nets (the online Score's denominator) in one cache for every test and the CLI they run, warmed for the panel.
     env: { ALLOCBENCH_CACHE_DIR: ONLINE_TEST_CACHE },
-    globalSetup: ['test/online-cache-setup.ts'],
+    globalSetup: ['test/online-cache-setup.ts', 'test/setup/temporal-servers.ts'],
   },
 });

@@ -8,7 +8,8 @@ import { sessionKey } from '../../core/sweep/session-spec.js';
 import { runLayout } from '../../run-store/run-layout.js';
 import { readTranscriptFile } from '../../run-store/fs-run-store.js';
 import { freePort } from '../../infra/ports.js';
-import { decisionsOf, inProcessDecisions, startTestServer, summaryOf } from './harness.js';
+import { decisionsOf, inProcessDecisions, summaryOf } from './harness.js';
+import { startTestServer } from './test-servers.js';
 import { exited, killGroup, startCli, until } from './processes.js';
 
 const started: { kill: () => void }[] = [];
