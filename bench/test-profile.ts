@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TEST_GROUPS } from '../infra/test-groups.js';
 import type { FileProfile } from '../infra/test-reporter.js';
-import { childrenCpuSeconds, runTests, summaryLines } from '../infra/test-run.js';
+import { cpuSeconds } from './process-stats.js';
+import { runTests, summaryLines } from '../infra/test-run.js';
 
 const TARGET_CI_S = 600;
 const TARGET_PLAIN_S = 360;
@@ -30,9 +31,9 @@ const whole = !vitestArgs.some((arg) => !arg.startsWith('-'));
 const steps: { name: string; wallS: number; cpuS: number }[] = [];
 if (whole) {
   for (const script of ['s3:setup', 'build', 'check']) {
-    const [began, cpu] = [performance.now(), childrenCpuSeconds()];
+    const [began, cpu] = [performance.now(), cpuSeconds().children];
     const result = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' });
-    steps.push({ name: `npm run ${script}`, wallS: (performance.now() - began) / 1000, cpuS: childrenCpuSeconds() - cpu });
+    steps.push({ name: `npm run ${script}`, wallS: (performance.now() - began) / 1000, cpuS: cpuSeconds().children - cpu });
     if (result.status !== 0) {
       process.stderr.write(`test:profile: npm run ${script} failed\n`);
       process.exit(1);
@@ -45,7 +46,7 @@ const run = await runTests({ vitestArgs, profileFile, trainer: whole && TEST_GRO
 const files = run.profile?.files ?? [];
 
 const pad = (text: string, width: number) => text.padEnd(width);
-const s = (value: number) => value.toFixed(1).padStart(7);
+const s = (value: number) => value.toFixed(1).padStart(8);
 const sum = (pick: (file: FileProfile) => number) => files.reduce((total, file) => total + pick(file), 0);
 
 const out: string[] = summaryLines(run);
@@ -55,14 +56,14 @@ for (const part of run.parts) out.push(`${pad(part.name, 28)}${s(part.wallS)} s 
 out.push(
   '',
   `vitest files, summed over ${files.length} files (they overlap in time):`,
-  `  import ${sum((f) => f.importS).toFixed(0)} s, set-up (beforeAll/afterAll) ${sum((f) => f.setupS).toFixed(0)} s, tests ${sum((f) => f.testsS).toFixed(0)} s`,
+  `  wall ${sum((f) => f.wallS).toFixed(0)} s: import ${sum((f) => f.importS).toFixed(0)} s, set-up (beforeAll/afterAll) ${sum((f) => f.setupS).toFixed(0)} s, tests ${sum((f) => f.testsS).toFixed(0)} s; CPU ${sum((f) => f.cpuS ?? 0).toFixed(0)} s`,
   '',
-  `slowest ${TOP} files:       wall   import   set-up    tests  slowest test`,
+  `slowest ${TOP} files:                   wall    CPU  import  set-up   tests  slowest test`,
 );
 for (const file of [...files].sort((a, b) => b.wallS - a.wallS).slice(0, TOP)) {
   const slowest = file.slowest[0];
   out.push(
-    `  ${pad(file.file.replace(/^test\//, ''), 40)}${s(file.wallS)}${s(file.importS)}${s(file.setupS)}${s(file.testsS)}  ${slowest ? `${slowest.s.toFixed(1)} s ${slowest.name.slice(0, 70)}` : ''}`,
+    `  ${pad(file.file.replace(/^test\//, ''), 40)}${s(file.wallS)}${s(file.cpuS ?? Number.NaN)}${s(file.importS)}${s(file.setupS)}${s(file.testsS)}  ${slowest ? `${slowest.s.toFixed(1)} s ${slowest.name.slice(0, 60)}` : ''}`,
   );
 }
 if (whole) {

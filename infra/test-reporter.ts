@@ -11,6 +11,13 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Reporter, TestModule } from 'vitest/node';
 
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** CPU seconds of the file's run: its worker process and the processes it started and waited for (servers, CLIs). */
+    cpuS?: number;
+  }
+}
+
 export interface FileProfile {
   readonly file: string;
   /** Wall-clock seconds from the file's start to its end, on the reporter's clock (import, hooks and tests). */
@@ -21,6 +28,8 @@ export interface FileProfile {
   /** beforeAll/afterAll hooks and anything else the file's run spent outside its tests. */
   readonly setupS: number;
   readonly testsS: number;
+  /** CPU seconds of the file's process and those it waited for (test/setup/cpu-per-file.ts). */
+  readonly cpuS: number | undefined;
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;
@@ -69,6 +78,7 @@ export default class TestProfileReporter implements Reporter {
         importS: seconds(diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.prepareDuration),
         setupS: seconds(Math.max(0, diagnostic.duration - testsS * 1000)),
         testsS: seconds(testsS * 1000),
+        cpuS: module.meta().cpuS,
         passed: count('passed'),
         failed: count('failed'),
         skipped: count('skipped'),

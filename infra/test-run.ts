@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpuSeconds } from '../bench/process-stats.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RunProfile } from './test-reporter.js';
@@ -25,18 +26,6 @@ export interface PartResult {
   /** CPU seconds of the part and every process under it that was waited for. */
   readonly cpuS: number;
   readonly summary: string;
-}
-
-/** User and system CPU seconds of this process's waited-for children (Linux: /proc/self/stat's cutime and cstime). */
-export function childrenCpuSeconds(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the command's closing parenthesis the fields start at #3 (state); cutime and cstime are #16 and #17.
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 interface Spawned {
@@ -92,10 +81,10 @@ export async function runTests(options: TestRunOptions): Promise<TestRun> {
     : undefined;
   // Whichever ends first is charged the CPU read when it ends; the other, the rest.
   const parts: PartResult[] = [];
-  let cpuBefore = childrenCpuSeconds();
+  let cpuBefore = cpuSeconds().children;
   const finished = async (name: string, spawned: Spawned, summarize: (output: string, code: number) => string) => {
     const { code, wallS } = await spawned.done;
-    const cpuNow = childrenCpuSeconds();
+    const cpuNow = cpuSeconds().children;
     parts.push({ name, ok: code === 0, wallS, cpuS: cpuNow - cpuBefore, summary: summarize(spawned.output, code) });
     cpuBefore = cpuNow;
   };
