@@ -11,7 +11,7 @@ export default defineConfig({
     execArgv: ['--no-node-snapshot'],
     // policy/optimal's nets (the online Score's denominator) in one cache for every test and the CLI they run, warmed for the panel.
     env: { ALLOCBENCH_CACHE_DIR: ONLINE_TEST_CACHE },
-    globalSetup: ['test/online-cache-setup.ts', 'test/setup/temporal-servers.ts'],
+    globalSetup: ['test/online-cache-setup.ts', 'test/setup/temporal-servers.ts', 'test/setup/fixtures-dir.ts'],
     // Each file's CPU seconds, for npm run test:profile.
     setupFiles: ['test/setup/cpu-per-file.ts'],
   },
