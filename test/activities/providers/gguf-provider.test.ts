@@ -17,9 +17,10 @@ describe('the in-process GGUF adapter', () => {
     await expect(ggufProvider(`gguf/${notGguf}`).preflight()).rejects.toThrow(/is not a GGUF file/);
     const gguf = join(dir, 'tiny.gguf');
     writeFileSync(gguf, 'GGUF....');
-    await expect(ggufProvider(`gguf/${gguf}?temperature=0`).preflight()).rejects.toThrow(/options are context and parallel/);
+    await expect(ggufProvider(`gguf/${gguf}?temperature=0`).preflight()).rejects.toThrow(/options are context, parallel and threads/);
     await expect(ggufProvider(`gguf/${gguf}?context=8`).preflight()).rejects.toThrow(/context must be at least 256/);
-    await expect(ggufProvider(`gguf/${gguf}?context=4096&parallel=2`).preflight()).resolves.toBeUndefined();
+    await expect(ggufProvider(`gguf/${gguf}?threads=0`).preflight()).rejects.toThrow(/threads must be a whole number from 1/);
+    await expect(ggufProvider(`gguf/${gguf}?context=4096&parallel=2&threads=1`).preflight()).resolves.toBeUndefined();
   });
 
   it("maps node-llama-cpp's stop reasons to the harness's", () => {
@@ -43,8 +44,12 @@ describe('the in-process GGUF adapter', () => {
   });
 });
 
-/** Fetched by `npm run fetch-model`; these tests are skipped where it is absent. */
-const modelFile = SMALL_MODEL_FILE;
+/**
+ * Fetched by `npm run fetch-model`; these tests are skipped where it is absent.
+ * One llama.cpp thread: the suite runs other files beside this one on two
+ * cores, and llama.cpp's threads spin while a core they wait on is busy.
+ */
+const model = `gguf/${SMALL_MODEL_FILE}?threads=1`;
 
 describe.skipIf(!TEST_GROUPS.smallModel.present)('the in-process GGUF adapter on a real model (SmolLM2-135M)', () => {
   const urn: ChatMessage[] = [
@@ -52,17 +57,17 @@ describe.skipIf(!TEST_GROUPS.smallModel.present)('the in-process GGUF adapter on
   ];
 
   it("gives each conversation the paper's 8,192-token context unless the model id names another", async () => {
-    const byDefault = ggufProvider(`gguf/${modelFile}`);
+    const byDefault = ggufProvider(model);
     const tooLong = { ...requestFor('R0', urn), maxOutputTokens: 9000 };
     await expect(byDefault.generate(tooLong)).rejects.toThrow(/exceed the 8192-token context/);
-    const small = ggufProvider(`gguf/${modelFile}?context=1024`);
+    const small = ggufProvider(`${model}&context=1024`);
     await expect(small.generate({ ...tooLong, maxOutputTokens: 1000, conversationKey: 'small' })).rejects.toThrow(
       /exceed the 1024-token context/,
     );
   }, 300_000);
 
   it('reports a reply stopped by the output limit as a length stop, and its usage', async () => {
-    const provider = ggufProvider(`gguf/${modelFile}`);
+    const provider = ggufProvider(model);
     const reply = await provider.generate({ ...requestFor('R0', urn), maxOutputTokens: 3, temperature: 0, conversationKey: 'cut' });
     expect(reply.stopReason).toBe('length');
     expect(reply.usage.outputTokens).toBeLessThanOrEqual(3);
@@ -71,7 +76,7 @@ describe.skipIf(!TEST_GROUPS.smallModel.present)('the in-process GGUF adapter on
   }, 300_000);
 
   it('samples greedily at temperature 0, whatever the seed; a tool rung offers the tools whether or not a call is required', async () => {
-    const provider = ggufProvider(`gguf/${modelFile}`);
+    const provider = ggufProvider(model);
     const at = (sampleSeed: number, conversationKey: string) =>
       provider.generate({ ...requestFor('R0', urn), maxOutputTokens: 24, temperature: 0, sampleSeed, conversationKey });
     const [a, b] = [await at(1, 'greedy-a'), await at(987654, 'greedy-b')];
