@@ -1,6 +1,6 @@
 /*
  * `npm run test:profile`: runs `npm test`'s steps as it does (the S3 server's
- * set-up, the build, the checks, then vitest beside the trainer's tests) and
+ * set-up, the build, then vitest beside the checks and the trainer's tests) and
  * prints where the time went: each step, each part's wall and CPU seconds,
  * the files' time split into import, set-up (beforeAll/afterAll: servers,
  * workers, fixtures) and tests, the slowest files and tests, and the figure
@@ -30,7 +30,7 @@ const whole = !vitestArgs.some((arg) => !arg.startsWith('-'));
 
 const steps: { name: string; wallS: number; cpuS: number }[] = [];
 if (whole) {
-  for (const script of ['s3:setup', 'build', 'check']) {
+  for (const script of ['s3:setup', 'build']) {
     const [began, cpu] = [performance.now(), cpuSeconds().children];
     const result = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' });
     steps.push({ name: `npm run ${script}`, wallS: (performance.now() - began) / 1000, cpuS: cpuSeconds().children - cpu });
@@ -42,7 +42,7 @@ if (whole) {
 }
 
 const profileFile = join(mkdtempSync(join(tmpdir(), 'allocbench-profile-')), 'profile.json');
-const run = await runTests({ vitestArgs, profileFile, trainer: whole && TEST_GROUPS.trainer.present });
+const run = await runTests({ vitestArgs, profileFile, checks: whole, trainer: whole && TEST_GROUPS.trainer.present });
 const files = run.profile?.files ?? [];
 
 const pad = (text: string, width: number) => text.padEnd(width);

@@ -1,6 +1,6 @@
 /*
- * `npm test`'s test step, after the build and the checks (infra/test-run.ts):
- * vitest and the trainer's tests side by side, then the summary. Arguments go
+ * `npm test`'s last step, after the build (infra/test-run.ts): vitest, the
+ * checks and the trainer's tests side by side, then the summary. Arguments go
  * to vitest (`npm test -- test/cli` runs those files); with files named, the
  * trainer's tests are left out. Without the trainer's environment its tests
  * are skipped and the summary says how to enable them, unless
@@ -20,6 +20,6 @@ if (process.env.ALLOCBENCH_REQUIRE_RL === '1' && !TEST_GROUPS.trainer.present) {
 }
 const trainer = TEST_GROUPS.trainer.present && !vitestArgs.some((arg) => !arg.startsWith('-'));
 const profileFile = process.env.ALLOCBENCH_TEST_PROFILE ?? join(mkdtempSync(join(tmpdir(), 'allocbench-test-')), 'profile.json');
-const run = await runTests({ vitestArgs, profileFile, trainer });
+const run = await runTests({ vitestArgs, profileFile, checks: true, trainer });
 process.stdout.write(`${summaryLines(run).join('\n')}\n`);
 process.exit(run.ok ? 0 : 1);
