@@ -154,7 +154,7 @@ export function summaryLines(run: TestRun): string[] {
     const detail = part.name === 'vitest' ? counted : '';
     lines.push(`${part.name}: ${part.summary}${detail} (${part.wallS.toFixed(0)} s wall, ${part.cpuS.toFixed(0)} CPU-s)`);
   }
-  lines.push(`total: ${run.wallS.toFixed(0)} s`);
+  lines.push(`all parts together: ${run.wallS.toFixed(0)} s wall`);
   if (run.skippedGroups.length === 0) {
     lines.push('skipped groups: none (every part of the suite ran)');
   } else {
