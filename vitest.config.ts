@@ -1,16 +1,46 @@
 import { defineConfig } from 'vitest/config';
 import { ONLINE_TEST_CACHE } from './test/online-test-cache.js';
 
+/**
+ * Files that must have the cores to themselves: they run after every other
+ * file has finished. script-sandbox abandons a run at the wall clock in the
+ * middle of an operation V8 cannot interrupt (a huge BigInt's toString), and
+ * isolated-vm loses that run for good (its thread never ends) when both cores
+ * are busy at that moment — its own timeout and the disposal race.
+ */
+const ALONE = ['test/sandbox/script-sandbox.test.ts'];
+
+/** What every test file runs with. */
+const common = {
+  testTimeout: 60_000,
+  // Setup hooks start servers and import the paper's runs: seconds here, several times that on a loaded 2-core CI machine.
+  hookTimeout: 120_000,
+  // isolated-vm (the R3 sandbox) needs it on Node 20+; test files run in forked processes.
+  execArgv: ['--no-node-snapshot'],
+  // policy/optimal's nets (the online Score's denominator) in one cache for every test and the CLI they run, warmed for the panel.
+  env: { ALLOCBENCH_CACHE_DIR: ONLINE_TEST_CACHE },
+  // Each file's CPU seconds, for npm run test:profile.
+  setupFiles: ['test/setup/cpu-per-file.ts'],
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    // Setup hooks start servers and import the paper's runs: seconds here, several times that on a loaded 2-core CI machine.
-    hookTimeout: 120_000,
-    // isolated-vm (the R3 sandbox) needs it on Node 20+; test files run in forked processes.
-    execArgv: ['--no-node-snapshot'],
-    // policy/optimal's nets (the online Score's denominator) in one cache for every test and the CLI they run, warmed for the panel.
-    env: { ALLOCBENCH_CACHE_DIR: ONLINE_TEST_CACHE },
-    globalSetup: ['test/online-cache-setup.ts'],
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: ALONE,
+          // Before its files: the warm online-optimum cache, a Temporal dev server per worker, the shared fixtures' directory (test/setup/).
+          globalSetup: ['test/online-cache-setup.ts', 'test/setup/temporal-servers.ts', 'test/setup/fixtures-dir.ts'],
+          // Test files side by side: most of an integration file's time is spent waiting on servers, processes and
+          // timers, so three forked workers keep two cores busy (docs/testing.md has the measurements).
+          // ALLOCBENCH_TEST_WORKERS sets another count (a machine with more cores).
+          maxWorkers: Number(process.env.ALLOCBENCH_TEST_WORKERS) || 3,
+        },
+      },
+      { test: { ...common, name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** True when nothing listens on the port (on any local address). */
@@ -9,8 +10,38 @@ export function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port the OS reports free right now (tests use it to run servers side by side). */
-export function freePort(): Promise<number> {
+/** Where the OS takes the local ports of outgoing connections and of `listen(0)` (Linux; its default elsewhere). */
+function ephemeralRange(): { low: number; high: number } {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high) return { low, high };
+  } catch {
+    // not Linux
+  }
+  return { low: 32768, high: 60999 };
+}
+
+const LOWEST = 10_000;
+/** The embedded server's Web UI defaults to its port + 1000 (infra/dev-server.ts): both stay below the ephemeral range. */
+const UI_OFFSET = 1000;
+
+/**
+ * A port free right now, for a server a test or a benchmark starts (tests run
+ * servers side by side). Drawn at random below the ephemeral range, with the
+ * port 1000 above it free too: a port the OS handed out could be taken, before
+ * the server binds it, by any process's outgoing connection, and the suite's
+ * processes make many.
+ */
+export async function freePort(): Promise<number> {
+  const top = ephemeralRange().low - UI_OFFSET;
+  for (let tries = 0; top > LOWEST && tries < 100; tries++) {
+    const port = LOWEST + Math.floor(Math.random() * (top - LOWEST));
+    if ((await portIsFree(port)) && (await portIsFree(port + UI_OFFSET))) return port;
+  }
+  return portTheOsChooses(); // no room below the ephemeral range
+}
+
+function portTheOsChooses(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -50,8 +50,8 @@ export function workflowBundlePath(): string {
   return join(projectRoot(), 'dist', 'workflow-bundle.js');
 }
 
-/** The bundle when the build made one, else the workflow sources, bundled as the worker starts. */
-function workflowCode() {
+/** The bundle when the build made one, else the workflow sources, bundled as the worker starts (or the replayer). */
+export function workflowCode() {
   const bundle = workflowBundlePath();
   return existsSync(bundle) ? { workflowBundle: { codePath: bundle } } : { workflowsPath: workflowsPath() };
 }

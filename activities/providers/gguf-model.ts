@@ -20,8 +20,15 @@ interface Slot {
 
 const loaded = new Map<string, Promise<LoadedModel>>();
 
-export function loadModel(path: string, options: { contextSize?: number; parallel: number }): Promise<LoadedModel> {
-  const key = `${path}|${options.contextSize}|${options.parallel}`;
+interface ModelOptions {
+  readonly contextSize?: number;
+  readonly parallel: number;
+  /** llama.cpp's threads; the machine's math cores unless given. */
+  readonly threads?: number | undefined;
+}
+
+export function loadModel(path: string, options: ModelOptions): Promise<LoadedModel> {
+  const key = `${path}|${options.contextSize}|${options.parallel}|${options.threads}`;
   let model = loaded.get(key);
   if (!model) {
     model = load(path, options);
@@ -30,7 +37,7 @@ export function loadModel(path: string, options: { contextSize?: number; paralle
   return model;
 }
 
-async function load(path: string, options: { contextSize?: number; parallel: number }): Promise<LoadedModel> {
+async function load(path: string, options: ModelOptions): Promise<LoadedModel> {
   // Loaded when a GGUF model is first used: the library costs a sweep that runs none tens of MiB.
   const { getLlama, LlamaChat } = await import('node-llama-cpp');
   // CPU only, prebuilt binaries only: no GPU probing, no compiling at run time.
@@ -42,7 +49,7 @@ async function load(path: string, options: { contextSize?: number; parallel: num
     contextSize: perSequence * options.parallel,
     sequences: options.parallel,
     // More threads than math cores makes llama.cpp spin: 60x slower on two cores.
-    threads: llama.cpuMathCores,
+    threads: options.threads ?? llama.cpuMathCores,
   });
   const slots: Slot[] = Array.from({ length: options.parallel }, () => ({
     chat: new LlamaChat({ contextSequence: context.getSequence() }),

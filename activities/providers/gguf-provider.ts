@@ -8,10 +8,11 @@ import { loadModel } from './gguf-model.js';
 import { ProviderError, type GenerateResponse, type Provider } from './provider.js';
 
 /*
- * `gguf/<path>[?context=N&parallel=N]`: a quantized model run in process by
- * node-llama-cpp on the CPU, no server at all. Each conversation gets a
- * context of 8,192 tokens (the paper's local models') unless `context` says
- * otherwise. Tools are offered through the model's chat template
+ * `gguf/<path>[?context=N&parallel=N&threads=N]`: a quantized model run in
+ * process by node-llama-cpp on the CPU, no server at all. Each conversation
+ * gets a context of 8,192 tokens (the paper's local models') unless `context`
+ * says otherwise; `threads` (default: the machine's math cores) leaves cores to
+ * other work, since llama.cpp's threads spin when a core they wait on is busy. Tools are offered through the model's chat template
  * (node-llama-cpp's function calling, whose arguments are grammar-constrained);
  * a call the model leaves in its text instead is recovered as a call.
  * node-llama-cpp has no tool-choice setting: the model always chooses between
@@ -114,15 +115,18 @@ export function ggufProvider(model: string): Provider {
   const path = resolve(pathPart);
   const contextSize = params.has('context') ? Number(params.get('context')) : DEFAULT_CONTEXT;
   const parallel = Number(params.get('parallel') ?? 2);
+  const threads = params.has('threads') ? Number(params.get('threads')) : undefined;
   const apiModel = basename(path);
   return {
     model,
     apiModel,
     local: true,
     async preflight() {
-      if (![...params.keys()].every((key) => key === 'context' || key === 'parallel'))
-        throw new InputError(`${model}: options are context and parallel`);
+      if (![...params.keys()].every((key) => key === 'context' || key === 'parallel' || key === 'threads'))
+        throw new InputError(`${model}: options are context, parallel and threads`);
       if (!(contextSize >= 256) || !(parallel >= 1)) throw new InputError(`${model}: context must be at least 256 and parallel at least 1`);
+      if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1))
+        throw new InputError(`${model}: threads must be a whole number from 1`);
       let magic: string;
       try {
         const file = await open(path, 'r');
@@ -136,7 +140,7 @@ export function ggufProvider(model: string): Provider {
     },
     classify: (error) => ({ errorClass: error instanceof ProviderError ? error.errorClass : 'permanent' }),
     async generate(request): Promise<GenerateResponse> {
-      const loaded = await loadModel(path, { contextSize, parallel });
+      const loaded = await loadModel(path, { contextSize, parallel, threads });
       const { chat, release } = await loaded.acquire(request.conversationKey);
       try {
         const history = chatHistory(request.system, request.messages);

@@ -1,9 +1,17 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { DEFAULT_SANDBOX_LIMITS, SANDBOX_LIMIT_RANGES, type ScriptOutcome } from '../../core/scripts/script-outcome.js';
 import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
 import { InputError } from '../../core/errors.js';
 import { integerIn } from '../options.js';
+
+/**
+ * A run given up at its time limit usually ends a moment later (isolated-vm's
+ * own timeout fires late on a busy machine); only one still running after this
+ * long holds the process.
+ */
+const RUNAWAY_GRACE_MS = 2000;
 
 interface SandboxOptions {
   codeFile: string;
@@ -49,6 +57,7 @@ export function registerSandbox(program: Command): void {
       const outcome = await sandbox.run(code, inputs, { timeoutMs: options.timeoutMs, memoryMb: options.memoryMb });
       sandbox.dispose();
       process.stdout.write(`${JSON.stringify(printable(outcome))}\n`);
+      for (const stopBy = Date.now() + RUNAWAY_GRACE_MS; sandbox.runaways > 0 && Date.now() < stopBy; ) await sleep(20);
       if (sandbox.runaways > 0) {
         // The isolate's thread ignored termination (or V8 parked it after running out of
         // memory): the process could never exit on its own, so it ends itself.

@@ -50,7 +50,18 @@ describe('allocbench sandbox', () => {
 
   it('prints the memory outcome of a script V8 loses to out-of-memory, then ends its own process', () => {
     const bomb = scriptFile('bomb.js', 'function solve() { return Array(1e8).fill(0).length; }');
-    const { status, stdout, stderr } = runCli('sandbox', '--code-file', bomb, '--inputs', '{}', '--memory-mb', '16');
+    // A time limit the allocation cannot reach first, however slow a loaded machine makes it.
+    const { status, stdout, stderr } = runCli(
+      'sandbox',
+      '--code-file',
+      bomb,
+      '--inputs',
+      '{}',
+      '--memory-mb',
+      '16',
+      '--timeout-ms',
+      '60000',
+    );
     expect(JSON.parse(stdout)).toMatchObject({ ok: false, kind: 'memory', error: 'exceeded the 16 MB memory limit' });
     expect(stderr).toMatch(/isolate thread could not be stopped; killing the process/);
     expect(status).toBeNull(); // killed: a parked isolate thread would keep it alive forever

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSourceStream } from '../../run-store/stream-source.js';
-import { freePort } from '../../infra/ports.js';
 import { HAVE_PAPER_RUNS, NO_PAPER_RUNS, PAPER_RUNS } from '../paper-artifacts.js';
-import { runCli } from './run-cli.js';
+import { serverForThisFile } from '../temporal/harness.js';
+import { runCli, runCliWith } from './run-cli.js';
 
 const ARM = 'claim_solver_haiku_n-announced';
+/** The runs go through the shared Temporal server (the embedded one has tests of its own). */
+const temporal = serverForThisFile();
+const runOnServer = (...args: string[]) => runCliWith(temporal.env, args);
 
 describe.skipIf(!HAVE_PAPER_RUNS)(
   `a new model on the paper's own streams (${HAVE_PAPER_RUNS ? `--streams-from ${ARM}` : NO_PAPER_RUNS})`,
@@ -17,7 +20,7 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
 
     it('plays exactly the stored items through Temporal, records their hash, and pairs with the imported arm by seed', async () => {
       const out = join(dir, 'run');
-      const run = runCli(
+      const run = runOnServer(
         'run',
         '--model',
         'policy/commit-at-2',
@@ -30,8 +33,6 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
         source,
         '--out',
         out,
-        '--temporal-port',
-        String(await freePort()),
       );
       expect(run.status, run.stderr).toBe(0);
       for (const seed of [2000, 2001]) {
@@ -59,22 +60,7 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
 
     it("refuses to pair a run on the generator's streams with the paper's arm, and says so", async () => {
       const out = join(dir, 'generator');
-      expect(
-        runCli(
-          'run',
-          '--model',
-          'policy/eager',
-          '--rung',
-          'R1',
-          '--seeds',
-          '2000',
-          '--announce-n',
-          '--out',
-          out,
-          '--temporal-port',
-          String(await freePort()),
-        ).status,
-      ).toBe(0);
+      expect(runOnServer('run', '--model', 'policy/eager', '--rung', 'R1', '--seeds', '2000', '--announce-n', '--out', out).status).toBe(0);
       const imported = join(dir, 'imported-2');
       expect(runCli('import', source, '--out', imported).status).toBe(0);
       const compared = runCli('compare', out, join(imported, ARM), '--a', 'haiku', '--b', 'policy/eager');

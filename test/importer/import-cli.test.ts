@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import { HAVE_PAPER_RUNS, NO_PAPER_RUNS, PAPER_RUNS } from '../paper-artifacts.js';
+import { paperImport } from '../paper-import.js';
 import type { ImportReport } from '../../importer/import-arms.js';
 
 const fresh = (label: string) => mkdtempSync(join(tmpdir(), `allocbench-import-${label}-`));
@@ -30,14 +31,16 @@ const importJson = (...args: string[]) => {
 describe.skipIf(!HAVE_PAPER_RUNS)(
   `allocbench import of the paper's runs (${HAVE_PAPER_RUNS ? 'shared/paper-artifacts' : NO_PAPER_RUNS})`,
   () => {
-    const out = fresh('all');
+    let out: string;
     let report: ImportReport;
 
-    beforeAll(() => {
-      const result = importJson(PAPER_RUNS, '--out', out);
+    beforeAll(async () => {
+      // The import the files that read the paper's runs share, made once per test run (test/paper-import.ts).
+      const { runs, result } = await paperImport();
       expect(result.stderr).toBe('');
       expect(result.status).toBe(0);
-      report = result.report as ImportReport;
+      out = runs;
+      report = JSON.parse(result.stdout) as ImportReport;
     });
 
     it('reads every arm there into a run directory of its own, with the settings its name and files state', () => {
@@ -81,11 +84,14 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
     });
 
     it('changes nothing when the same source is imported again', () => {
-      const before = snapshot(out);
-      const again = importJson(PAPER_RUNS, '--out', out);
+      // Into a copy: the shared import stays as the other files read it.
+      const copy = join(fresh('again'), 'runs');
+      cpSync(out, copy, { recursive: true });
+      const before = snapshot(copy);
+      const again = importJson(PAPER_RUNS, '--out', copy);
       expect(again.status).toBe(0);
       expect(new Set(again.report?.arms.map((arm) => arm.status))).toEqual(new Set(['unchanged']));
-      expect(snapshot(out)).toEqual(before);
+      expect(snapshot(copy)).toEqual(before);
     });
 
     it('takes an arm or an economic cell given directly, under the same source path', () => {

@@ -1,9 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/run-cli.js';
-import { HAVE_PAPER_RUNS, NO_PAPER_RUNS, PAPER_RUNS } from '../paper-artifacts.js';
+import { HAVE_PAPER_RUNS, NO_PAPER_RUNS } from '../paper-artifacts.js';
+import { paperReport } from '../paper-import.js';
 
 /*
  * The paper's printed values are the external reference here: `allocbench
@@ -33,8 +32,8 @@ const fixed = (value: string | undefined, digits = 2) => Number(Number(value).to
 describe.skipIf(!HAVE_PAPER_RUNS)(
   `the paper's printed values from its stored runs (${HAVE_PAPER_RUNS ? 'import, then analyze' : NO_PAPER_RUNS})`,
   () => {
-    const work = mkdtempSync(join(tmpdir(), 'allocbench-paper-values-'));
-    const tables = join(work, 'report', 'tables');
+    let runs: string;
+    let tables: string;
     let cells: Row[];
     const cell = (source: string) => {
       const row = cells.find((r) => r.Source === source);
@@ -42,12 +41,13 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
       return row;
     };
 
-    beforeAll(() => {
-      const imported = runCli('import', PAPER_RUNS, '--out', join(work, 'runs'));
-      expect(imported.status).toBe(0);
-      // As a researcher would: analyze the import's output directory as a whole.
-      const analyzed = runCli('analyze', join(work, 'runs'), '--out', join(work, 'report'));
-      expect(analyzed.status).toBe(0);
+    beforeAll(async () => {
+      // As a researcher would: analyze the import's output directory as a whole (once per test run, shared).
+      const paper = await paperReport();
+      expect(paper.imported.status).toBe(0);
+      expect(paper.analyzed.status).toBe(0);
+      runs = paper.runs;
+      tables = join(paper.report, 'tables');
       cells = readCsv(join(tables, 'cells.csv'));
     });
 
@@ -107,7 +107,7 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
       expect(fixed(row['Commits/seed'])).toBe(2.29);
       expect(row['Zero-commit seeds']).toBe('0');
       expect(points(row.Hazard)).toBe(33.3);
-      const sessions = join(work, 'runs', source, 'sessions');
+      const sessions = join(runs, source, 'sessions');
       const terminations = readdirSync(sessions).map(
         (dir) => JSON.parse(readFileSync(join(sessions, dir, 'summary.json'), 'utf8')).termination,
       );

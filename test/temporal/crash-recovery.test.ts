@@ -13,7 +13,8 @@ import { freePort } from '../../infra/ports.js';
 import { KEEPER_ACTIVITY_TYPE } from '../../protocol/activities.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { s3ServerForThisFile } from '../run-store/s3-server.js';
-import { decisionsOf, inProcessDecisions, startTestServer, summaryOf, sweepOn } from './harness.js';
+import { decisionsOf, inProcessDecisions, summaryOf, sweepOn } from './harness.js';
+import { startTestServer } from './test-servers.js';
 import { exited, killGroup, startCli, until } from './processes.js';
 
 const started: { kill: () => void }[] = [];

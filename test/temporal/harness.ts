@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { runSession } from '../../core/session/run-session.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
@@ -14,28 +14,22 @@ import { parsePolicyAgent } from '../../activities/providers/policy-provider.js'
 import { openRunStore } from '../../run-store/open-run-store.js';
 import type { SessionSummary } from '../../run-store/session-summary.js';
 import { runSweep } from '../../cli/sweep-runner.js';
-import { startDevServer, type DevServer } from '../../infra/dev-server.js';
-import { freePort } from '../../infra/ports.js';
-import { workflowsPath } from '../../workers/create-workers.js';
+import type { DevServer } from '../../infra/dev-server.js';
+import { workflowCode } from '../../workers/create-workers.js';
+import { createNamespace, startTestServer } from './test-servers.js';
 
-/** A real Temporal dev server on free ports, with its SQLite file in a fresh temp directory. */
-export async function startTestServer(dynamicConfig?: Record<string, number>): Promise<{ server: DevServer; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'allocbench-temporal-'));
-  const [port, uiPort] = [await freePort(), await freePort()];
-  const server = await startDevServer({
-    dbFile: join(dir, 'temporal', 'dev.sqlite'),
-    port,
-    uiPort,
-    ...(dynamicConfig && { dynamicConfig }),
-  });
-  return { server, dir };
+/** A test file's Temporal: its server (address and namespace), a temp directory for its runs, and the environment a CLI process needs to reach it. */
+export interface TestTemporal {
+  readonly server: DevServer;
+  readonly dir: string;
+  /** TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE, for the CLI processes a test starts. */
+  readonly env: Record<string, string>;
 }
 
-/** One server for a whole test file: started before its tests, stopped after them. */
-export function serverForThisFile(dynamicConfig?: Record<string, number>): { readonly server: DevServer; readonly dir: string } {
+function forThisFile(start: () => Promise<{ server: DevServer; dir: string }>): TestTemporal {
   let started: { server: DevServer; dir: string } | undefined;
   beforeAll(async () => {
-    started = await startTestServer(dynamicConfig);
+    started = await start();
   });
   afterAll(async () => {
     await started?.server.stop();
@@ -51,12 +45,41 @@ export function serverForThisFile(dynamicConfig?: Record<string, number>): { rea
     get dir() {
       return get().dir;
     },
+    get env() {
+      return { TEMPORAL_ADDRESS: get().server.address, TEMPORAL_NAMESPACE: get().server.namespace };
+    },
   };
 }
 
-/** Runs a sweep through the real server (TEMPORAL_ADDRESS) with workers in this process, as the CLI does. */
+/**
+ * The test file's Temporal: a namespace of its own on the dev server its vitest
+ * worker shares with the other files it runs (test/setup/temporal-servers.ts).
+ * Every Temporal test gets its server here, unless it stops or restarts the
+ * server, kills workers, or needs server settings of its own: then
+ * ownServerForThisFile.
+ */
+export function serverForThisFile(): TestTemporal {
+  return forThisFile(async () => {
+    const servers = inject('temporalServers');
+    const address = servers[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % servers.length];
+    if (!address) throw new Error('no shared Temporal server: vitest.config.ts runs test/setup/temporal-servers.ts first');
+    const file = basename(expect.getState().testPath ?? 'test', '.test.ts');
+    const namespace = `${file}-${process.pid}`;
+    await createNamespace(address, namespace);
+    const server: DevServer = { address, namespace, uiUrl: '', stop: async () => undefined };
+    return { server, dir: mkdtempSync(join(tmpdir(), `allocbench-${file}-`)) };
+  });
+}
+
+/** A Temporal dev server of the test file's own (its default namespace), started before its tests and stopped after them. */
+export function ownServerForThisFile(dynamicConfig?: Record<string, number>): TestTemporal {
+  return forThisFile(() => startTestServer(dynamicConfig));
+}
+
+/** Runs a sweep through the real server (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE) with workers in this process, as the CLI does. */
 export async function sweepOn(server: DevServer, config: SweepConfig, runDir: string) {
   process.env.TEMPORAL_ADDRESS = server.address;
+  process.env.TEMPORAL_NAMESPACE = server.namespace;
   return runSweep(config, { runDir, temporalPort: 0, inProcessWorkers: true, progressBar: false, say: () => undefined });
 }
 
@@ -93,9 +116,9 @@ export const transcriptOf = (runDir: string, spec: SessionSpec) => openRunStore(
 export async function replayRecordedHistories(server: DevServer, query: string): Promise<number> {
   const connection = await Connection.connect({ address: server.address });
   try {
-    const histories = new Client({ connection }).workflow.list({ query }).intoHistories();
+    const histories = new Client({ connection, namespace: server.namespace }).workflow.list({ query }).intoHistories();
     let replayed = 0;
-    for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath() }, histories)) {
+    for await (const result of Worker.runReplayHistories(workflowCode(), histories)) {
       expect(result.error, result.workflowId).toBeUndefined();
       replayed++;
     }

@@ -113,7 +113,9 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
     for (const file of filesUnder(runDir)) expect(readFileSync(file, 'latin1').includes(KEY), file).toBe(false);
     const connection = await Connection.connect({ address: temporal.server.address });
     try {
-      const history = await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId(config)}/${sessionKey(spec)}`).fetchHistory();
+      const history = await new Client({ connection, namespace: temporal.server.namespace }).workflow
+        .getHandle(`${sweepWorkflowId(config)}/${sessionKey(spec)}`)
+        .fetchHistory();
       expect(JSON.stringify(history)).not.toContain(KEY);
     } finally {
       await connection.close();
@@ -155,7 +157,9 @@ describe('a hosted provider through Temporal (Anthropic wire format on loopback)
       const connection = await Connection.connect({ address: temporal.server.address });
       try {
         const history = JSON.stringify(
-          await new Client({ connection }).workflow.getHandle(`${sweepWorkflowId(config)}/${sessionKey(spec!)}`).fetchHistory(),
+          await new Client({ connection, namespace: temporal.server.namespace }).workflow
+            .getHandle(`${sweepWorkflowId(config)}/${sessionKey(spec!)}`)
+            .fetchHistory(),
         );
         // Payloads are base64 in the JSON: read them too.
         const payloads = [...history.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)].map(([, data]) =>

@@ -9,7 +9,7 @@ import type { AttemptRecord } from '../../run-store/transcript.js';
 import type { AuditReport } from '../../cli/audit-report.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { chatCompletion, functionCall } from '../activities/providers/wire.js';
-import { decisionsOf, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { decisionsOf, ownServerForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 import { s3ServerForThisFile } from '../run-store/s3-server.js';
 import { exited, killGroup, startCli, until } from './processes.js';
 
@@ -23,7 +23,7 @@ import { exited, killGroup, startCli, until } from './processes.js';
  * speaking the OpenAI wire format, which counts what it is asked.
  */
 
-const temporal = serverForThisFile();
+const temporal = ownServerForThisFile();
 /** The run store on S3 (a real S3 server on loopback) for one case, on disk for the others. */
 const s3 = s3ServerForThisFile();
 const cleanups: (() => void)[] = [];
@@ -73,7 +73,7 @@ const only = (config: SweepConfig): SessionSpec => {
  * then, once it is dead, a second one that finishes the sweep.
  */
 async function runWithCrash(file: string, runDir: string, crashAt: number | string): Promise<void> {
-  const env = { TEMPORAL_ADDRESS: temporal.server.address, ...s3.server.env };
+  const env = { ...temporal.env, ...s3.server.env };
   const doomed = startCli(['worker'], { ...env, ALLOCBENCH_CRASH_AFTER_REPLY: String(crashAt) });
   cleanups.push(() => killGroup(doomed));
   await until(() => doomed.output().includes('allocbench worker on'), 30_000, 'the first worker');

@@ -9,12 +9,12 @@ import { runLayout } from '../../run-store/run-layout.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { startLoopback } from '../activities/providers/loopback.js';
 import { chatCompletion, functionCall } from '../activities/providers/wire.js';
-import { decisionTurns, serverForThisFile, summaryOf, sweepOn } from './harness.js';
+import { decisionTurns, ownServerForThisFile, summaryOf, sweepOn } from './harness.js';
 
 /** The server rejects any payload above this many bytes (the default limit is 2 MB). */
 const BLOB_LIMIT = 8 * 1024;
 
-const temporal = serverForThisFile({
+const temporal = ownServerForThisFile({
   'limit.blobSize.error': BLOB_LIMIT,
   'limit.blobSize.warn': BLOB_LIMIT / 2,
   // Suggest continue-as-new after a few hundred events, so the long session below has to.
@@ -60,7 +60,9 @@ describe('claim check and continue-as-new', () => {
       expect(statSync(runLayout.transcript(runDir, spec)).size).toBeGreaterThan(20 * BLOB_LIMIT);
       const connection = await Connection.connect({ address: temporal.server.address });
       try {
-        const runs = await new Client({ connection }).workflow.count(`WorkflowId = "${sweepWorkflowId(config)}/${sessionKey(spec)}"`);
+        const runs = await new Client({ connection, namespace: temporal.server.namespace }).workflow.count(
+          `WorkflowId = "${sweepWorkflowId(config)}/${sessionKey(spec)}"`,
+        );
         if (modelCalls === 'provider-queue') expect(runs.count).toBeGreaterThan(1);
       } finally {
         await connection.close();

@@ -70,15 +70,15 @@ describe("a provider's rate across the cluster", () => {
   it('is set on the server for the provider queue, which holds every call to it', async () => {
     // Unlimited, the same calls come several times as fast.
     expect(await callRate(sweep('unlimited', 'provider-queue', null))).toBeGreaterThan(RATE * 2);
-    expect(await withConnection((c) => providerRate(c, 'default', 'openai-compatible'))).toBeUndefined();
+    expect(await withConnection((c) => providerRate(c, temporal.server.namespace, 'openai-compatible'))).toBeUndefined();
     expect(await callRate(sweep('rate-on-queue', 'provider-queue'))).toBeLessThanOrEqual(RATE * 1.5);
-    expect(await withConnection((c) => providerRate(c, 'default', 'openai-compatible'))).toBe(RATE);
+    expect(await withConnection((c) => providerRate(c, temporal.server.namespace, 'openai-compatible'))).toBe(RATE);
   }, 120_000);
 
   it('reads back a rate set outside any sweep, and none where none is set', async () => {
-    await withConnection((c) => setProviderRate(c, 'default', 'anthropic', 2.5, 'test'));
-    expect(await withConnection((c) => providerRate(c, 'default', 'anthropic'))).toBe(2.5);
-    expect(await withConnection((c) => providerRate(c, 'default', 'openai'))).toBeUndefined();
+    await withConnection((c) => setProviderRate(c, temporal.server.namespace, 'anthropic', 2.5, 'test'));
+    expect(await withConnection((c) => providerRate(c, temporal.server.namespace, 'anthropic'))).toBe(2.5);
+    expect(await withConnection((c) => providerRate(c, temporal.server.namespace, 'openai'))).toBeUndefined();
   });
 
   it('is refused for in-session calls on a cluster, in one line naming the way', async () => {

@@ -7,10 +7,10 @@ import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import { runKey, type Transcript, type TranscriptRecord } from '../../run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
-import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
+import { ownServerForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 import { loopPosition, loopReply } from './loop-model.js';
 
-const temporal = serverForThisFile();
+const temporal = ownServerForThisFile();
 
 /** Problem 1: write the model's script (by model name), run it, submit 7; later problems: submit 7. */
 const SCRIPTS: Readonly<Record<string, string>> = {

@@ -156,7 +156,7 @@ describe('a sweep replayed from its recorded replies', () => {
 const errorLines = (stderr: string) => stderr.split('\n').filter((line) => /^(allocbench|error):/.test(line));
 
 describe('replay from the command line', () => {
-  const cli = (...args: string[]) => runCliWith({ TEMPORAL_ADDRESS: temporal.server.address }, args);
+  const cli = (...args: string[]) => runCliWith(temporal.env, args);
   const run = (out: string, ...extra: string[]) =>
     cli('run', '--model', MODELS[0] as string, '--rung', 'R1', '--seeds', '2000', '--announce-n', '--out', out, ...extra);
 

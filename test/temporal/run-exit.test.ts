@@ -20,7 +20,7 @@ import { serverForThisFile, summaryOf } from './harness.js';
 
 const temporal = serverForThisFile();
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-exit-'));
-const env = () => ({ TEMPORAL_ADDRESS: temporal.server.address });
+const env = () => temporal.env;
 const run = (model: string, out: string, seeds = '2000-2001') =>
   ['run', '--model', model, '--rung', 'R0', '--seeds', seeds, '--out', out] as const;
 const errorLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('allocbench:'));

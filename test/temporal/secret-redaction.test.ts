@@ -78,7 +78,7 @@ function expectNoKey(text: string, where: string): void {
 
 async function cli(args: string[]): Promise<{ code: number | null; output: string }> {
   const child = startCli(args, {
-    TEMPORAL_ADDRESS: temporal.server.address,
+    ...temporal.env,
     OPENAI_COMPATIBLE_API_KEY: COMPATIBLE_KEY,
     ANTHROPIC_API_KEY: ANTHROPIC_KEY,
   });
@@ -134,7 +134,7 @@ describe('credentials a server quotes back never reach output, files or Temporal
 
       const connection = await Connection.connect({ address: temporal.server.address });
       try {
-        const client = new Client({ connection });
+        const client = new Client({ connection, namespace: temporal.server.namespace });
         const histories: string[] = [];
         for await (const workflow of client.workflow.list()) {
           // Payloads are bytes: read them as text, so a key inside an activity's input or result would show.

@@ -63,7 +63,7 @@ describe('sessions on a real Temporal server', () => {
   it('keep each session history small (claim check) and findable by typed search attributes', async () => {
     const connection = await Connection.connect({ address: temporal.server.address });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, namespace: temporal.server.namespace });
       const found = [];
       for await (const execution of client.workflow.list({
         query: 'SweepId = "ladder" AND Rung = "R1" AND Seed = 2001 AND Model = "policy/bayes"',

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,37 +8,40 @@ import { readManifest } from '../../run-store/manifest.js';
 import { runLayout } from '../../run-store/run-layout.js';
 import { readTranscriptFile } from '../../run-store/fs-run-store.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
-import { freePort } from '../../infra/ports.js';
-import { projectRoot } from '../../infra/project-root.js';
-import { summaryOf } from './harness.js';
+import { SMALL_MODEL_FILE, TEST_GROUPS } from '../../infra/test-groups.js';
+import { serverForThisFile, summaryOf } from './harness.js';
 import { exited, startCli } from './processes.js';
 
 /** Fetched by `npm run fetch-model` (CI does); the test is skipped where it is absent. */
-const modelFile = join(projectRoot(), 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+const modelFile = SMALL_MODEL_FILE;
+
+const temporal = serverForThisFile();
 
 describe('a real small LLM end to end', () => {
-  it.skipIf(!existsSync(modelFile))(
+  it.skipIf(!TEST_GROUPS.smallModel.present)(
     'plays SmolLM2-135M (GGUF, in process) through Temporal at R0 on a seed, recording every real reply',
     async () => {
       const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-smollm2-')), 'run');
-      const model = `gguf/${relative(process.cwd(), modelFile)}`;
-      const cli = startCli([
-        'run',
-        '--model',
-        model,
-        '--rung',
-        'R0',
-        '--seeds',
-        '2000',
-        // The cap counts uncached input plus output, some 80 tokens a turn here: it ends the session after a few turns.
-        '--token-cap',
-        '600',
-        '--out',
-        runDir,
-        '--temporal-port',
-        String(await freePort()),
-        '--json',
-      ]);
+      // One llama.cpp thread: the suite runs other files beside this one on two cores, and llama.cpp's threads spin while a core they wait on is busy.
+      const model = `gguf/${relative(process.cwd(), modelFile)}?threads=1`;
+      const cli = startCli(
+        [
+          'run',
+          '--model',
+          model,
+          '--rung',
+          'R0',
+          '--seeds',
+          '2000',
+          // The cap counts uncached input plus output, some 80 tokens a turn here: it ends the session after a few turns.
+          '--token-cap',
+          '600',
+          '--out',
+          runDir,
+          '--json',
+        ],
+        temporal.env,
+      );
       const code = await exited(cli);
       const { config } = await readManifest(openRunStore(runDir));
       for (const spec of expandSweep(config)) {

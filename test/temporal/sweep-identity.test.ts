@@ -34,7 +34,7 @@ const finished = (runDir: string, config: ReturnType<typeof parseSweepConfig>) =
 describe('sweep workflow ids carry the run identity', () => {
   it('runs a same-named sweep with other settings as its own workflows, and refuses the same sweep into another directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'allocbench-identity-'));
-    const env = { TEMPORAL_ADDRESS: temporal.server.address };
+    const env = temporal.env;
     const rungs = ['R0'];
     // The first run: slow, so it is still running while the others start.
     const a = sweepFile(dir, 'a', { name: 'shared', models: ['policy/commit-at-99?delay=250'], rungs, seeds: [2000, 2001] });

@@ -70,11 +70,12 @@ describe('a sweep begun with sessions as its children', () => {
     try {
       const older = await Worker.create({
         connection: nativeConnection,
+        namespace: server.server.namespace,
         taskQueue: SESSIONS_TASK_QUEUE,
         workflowsPath: fileURLToPath(new URL('./fixtures/children-sweep-workflows.ts', import.meta.url)),
         activities: { ...createStoreActivities(), ...createModelActivities(new ProviderRegistry()) },
       });
-      const client = new Client({ connection });
+      const client = new Client({ connection, namespace: server.server.namespace });
       await older.runUntil(async () => {
         await client.workflow.start('sweepWorkflow', {
           workflowId: sweepWorkflowId(config),
@@ -92,7 +93,9 @@ describe('a sweep begun with sessions as its children', () => {
       const progress = await sweepOn(server.server, config, runDir);
       expect(progress).toMatchObject({ total: specs.length, finished: specs.length, failed: 0 });
       for (const spec of specs) expect(decisionsOf(await summaryOf(runDir, spec)), sessionKey(spec)).toEqual(inProcessDecisions(spec));
-      const history = await new Client({ connection }).workflow.getHandle(sweepWorkflowId(config)).fetchHistory();
+      const history = await new Client({ connection, namespace: server.server.namespace }).workflow
+        .getHandle(sweepWorkflowId(config))
+        .fetchHistory();
       const started = history.events?.filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes).length;
       expect(started, 'every session a child, as the sweep began').toBe(specs.length);
     } finally {

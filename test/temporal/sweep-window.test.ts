@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionKey } from '../../core/sweep/session-spec.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { decisionsOf, inProcessDecisions, serverForThisFile, summaryOf, sweepOn } from './harness.js';
+import { decisionsOf, inProcessDecisions, ownServerForThisFile, summaryOf, sweepOn } from './harness.js';
 
 /*
  * A sweep's window is bounded by the provider, not by Temporal: a workflow may
@@ -13,7 +13,7 @@ import { decisionsOf, inProcessDecisions, serverForThisFile, summaryOf, sweepOn 
  */
 
 const PENDING_CHILDREN_LIMIT = 3;
-const temporal = serverForThisFile({ 'limit.numPendingChildExecutions.error': PENDING_CHILDREN_LIMIT });
+const temporal = ownServerForThisFile({ 'limit.numPendingChildExecutions.error': PENDING_CHILDREN_LIMIT });
 
 describe('a window above the server limit on pending children', () => {
   it('runs every session, each as the core does in process', async () => {

@@ -98,7 +98,7 @@ describe.skipIf(!CHROMIUM && !required)('allocbench view in a real browser', () 
         '--disable-sync',
       ],
     });
-    const started = await startView([finished, damaged, '--temporal-ui', UI]);
+    const started = await startView([finished, damaged, '--temporal-ui', UI, '--temporal-namespace', temporal.server.namespace]);
     viewers.push(started.process);
     viewer = started.url;
   });
@@ -146,9 +146,9 @@ describe.skipIf(!CHROMIUM && !required)('allocbench view in a real browser', () 
     // The session's workflow in the Temporal Web UI: the link names a workflow the server ran.
     const href = (await page.getByText('workflow in the Temporal Web UI').getAttribute('href')) as string;
     const id = `${sweepWorkflowId(config)}/${sessionKey(spec('policy/eager', 'R0', 2000))}`;
-    expect(href).toBe(`${UI}/namespaces/default/workflows/${encodeURIComponent(id)}`);
+    expect(href).toBe(`${UI}/namespaces/${temporal.server.namespace}/workflows/${encodeURIComponent(id)}`);
     const connection = await Connection.connect({ address: temporal.server.address });
-    const described = await new Client({ connection }).workflow.getHandle(id).describe();
+    const described = await new Client({ connection, namespace: temporal.server.namespace }).workflow.getHandle(id).describe();
     await connection.close();
     expect(described.status.name).toBe('COMPLETED');
     await page.close();

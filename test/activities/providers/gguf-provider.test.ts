@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../core/chat/messages.js';
 import { chatHistory, ggufProvider, llamaStopReason } from '../../../activities/providers/gguf-provider.js';
-import { projectRoot } from '../../../infra/project-root.js';
+import { SMALL_MODEL_FILE, TEST_GROUPS } from '../../../infra/test-groups.js';
 import { requestFor, secondTurn } from './request.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-gguf-'));
@@ -17,9 +17,10 @@ describe('the in-process GGUF adapter', () => {
     await expect(ggufProvider(`gguf/${notGguf}`).preflight()).rejects.toThrow(/is not a GGUF file/);
     const gguf = join(dir, 'tiny.gguf');
     writeFileSync(gguf, 'GGUF....');
-    await expect(ggufProvider(`gguf/${gguf}?temperature=0`).preflight()).rejects.toThrow(/options are context and parallel/);
+    await expect(ggufProvider(`gguf/${gguf}?temperature=0`).preflight()).rejects.toThrow(/options are context, parallel and threads/);
     await expect(ggufProvider(`gguf/${gguf}?context=8`).preflight()).rejects.toThrow(/context must be at least 256/);
-    await expect(ggufProvider(`gguf/${gguf}?context=4096&parallel=2`).preflight()).resolves.toBeUndefined();
+    await expect(ggufProvider(`gguf/${gguf}?threads=0`).preflight()).rejects.toThrow(/threads must be a whole number from 1/);
+    await expect(ggufProvider(`gguf/${gguf}?context=4096&parallel=2&threads=1`).preflight()).resolves.toBeUndefined();
   });
 
   it("maps node-llama-cpp's stop reasons to the harness's", () => {
@@ -43,26 +44,30 @@ describe('the in-process GGUF adapter', () => {
   });
 });
 
-/** Fetched by `npm run fetch-model`; these tests are skipped where it is absent. */
-const modelFile = join(projectRoot(), 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+/**
+ * Fetched by `npm run fetch-model`; these tests are skipped where it is absent.
+ * One llama.cpp thread: the suite runs other files beside this one on two
+ * cores, and llama.cpp's threads spin while a core they wait on is busy.
+ */
+const model = `gguf/${SMALL_MODEL_FILE}?threads=1`;
 
-describe.skipIf(!existsSync(modelFile))('the in-process GGUF adapter on a real model (SmolLM2-135M)', () => {
+describe.skipIf(!TEST_GROUPS.smallModel.present)('the in-process GGUF adapter on a real model (SmolLM2-135M)', () => {
   const urn: ChatMessage[] = [
     { role: 'user', content: 'Draw 1 of 60: a red ball. You may keep 3. Reply with DECISION: KEEP or DECISION: PASS.' },
   ];
 
   it("gives each conversation the paper's 8,192-token context unless the model id names another", async () => {
-    const byDefault = ggufProvider(`gguf/${modelFile}`);
+    const byDefault = ggufProvider(model);
     const tooLong = { ...requestFor('R0', urn), maxOutputTokens: 9000 };
     await expect(byDefault.generate(tooLong)).rejects.toThrow(/exceed the 8192-token context/);
-    const small = ggufProvider(`gguf/${modelFile}?context=1024`);
+    const small = ggufProvider(`${model}&context=1024`);
     await expect(small.generate({ ...tooLong, maxOutputTokens: 1000, conversationKey: 'small' })).rejects.toThrow(
       /exceed the 1024-token context/,
     );
   }, 300_000);
 
   it('reports a reply stopped by the output limit as a length stop, and its usage', async () => {
-    const provider = ggufProvider(`gguf/${modelFile}`);
+    const provider = ggufProvider(model);
     const reply = await provider.generate({ ...requestFor('R0', urn), maxOutputTokens: 3, temperature: 0, conversationKey: 'cut' });
     expect(reply.stopReason).toBe('length');
     expect(reply.usage.outputTokens).toBeLessThanOrEqual(3);
@@ -71,7 +76,7 @@ describe.skipIf(!existsSync(modelFile))('the in-process GGUF adapter on a real m
   }, 300_000);
 
   it('samples greedily at temperature 0, whatever the seed; a tool rung offers the tools whether or not a call is required', async () => {
-    const provider = ggufProvider(`gguf/${modelFile}`);
+    const provider = ggufProvider(model);
     const at = (sampleSeed: number, conversationKey: string) =>
       provider.generate({ ...requestFor('R0', urn), maxOutputTokens: 24, temperature: 0, sampleSeed, conversationKey });
     const [a, b] = [await at(1, 'greedy-a'), await at(987654, 'greedy-b')];

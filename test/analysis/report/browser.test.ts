@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,9 +7,9 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { writeReport } from '../../../analysis/report/write-report.js';
 import { writeSyntheticRun } from '../../../bench/synthetic-runs.js';
+import { CHROMIUM } from '../../../infra/test-groups.js';
 
 /** Debian's chromium (`apt-get install chromium`, which .ci/run does); CI sets ALLOCBENCH_REQUIRE_BROWSER so it cannot skip there. */
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const required = process.env.ALLOCBENCH_REQUIRE_BROWSER === '1';
 
 function screenshot(page: string, out: string): PNG {

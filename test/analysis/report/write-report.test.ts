@@ -100,12 +100,15 @@ describe('allocbench analyze', () => {
   });
 
   it('pairs the rungs of a ladder only on seeds played on the same streams, and says where it refused', async () => {
+    // Streams of 12 items: the pairing reads only whether two sessions' streams are the same, and policy/optimal's
+    // table for the online Score, which analyze computes for streams not in the test cache, solves at once at T = 12
+    // (about a minute at the default T = 60).
     const base = { ...ladder, models: ['policy/commit-at-2'], seeds: [2000, 2001] };
     const r0 = join(dir, 'pair-r0');
     const r1 = join(dir, 'pair-r1');
-    writeSyntheticRun(r0, { ...base, name: 'pair-r0', rungs: ['R0'] });
+    writeSyntheticRun(r0, { ...base, name: 'pair-r0', rungs: ['R0'], stream: { length: 12 } });
     // Another hot mass draws other class sequences on the same seeds.
-    writeSyntheticRun(r1, { ...base, name: 'pair-r1', rungs: ['R1'], stream: { hotMass: 0.6 } });
+    writeSyntheticRun(r1, { ...base, name: 'pair-r1', rungs: ['R1'], stream: { length: 12, hotMass: 0.6 } });
     const out = join(dir, 'pairing');
     await writeReport([r0, r1], out);
     const excluded = readFileSync(join(out, 'exclusions.md'), 'utf8');
