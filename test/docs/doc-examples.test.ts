@@ -191,8 +191,8 @@ describe('the shell examples of README.md and docs/', () => {
   });
 });
 
-/** Examples of other tools (git, the Temporal CLI, aws) are shown for the reader; there is nothing of ours to check. */
-const isOtherTool = (example: DocExample) => /^(git|temporal|aws) /.test(example.command);
+/** Lines that run another tool: a named one, a shell `export`, or a program by its path (one the set-up scripts install). */
+const isOtherTool = (example: DocExample) => /^(git|temporal|aws|npx vitest|export) |^[\w.-]*\/\S+ /.test(example.command);
 
 function readIfThere(path: string): string {
   try {
