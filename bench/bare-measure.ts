@@ -12,7 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { startDevServer } from '../infra/dev-server.js';
 import { freeServerPort } from '../infra/ports.js';
-import { cpuSeconds } from './process-stats.js';
+import { cpuSeconds } from '../infra/process-stats.js';
 
 /** The shapes measured (bench/bare-workflows/workflows.ts): each workflow one local activity of `waitMs`, or sessions grouped. */
 export type BareShape = 'children' | 'client' | 'group-8' | 'group-32';

@@ -38,7 +38,7 @@ import { installQuietRuntime } from '../infra/temporal-runtime.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
 import { measureBare, type BareCost } from './bare-measure.js';
-import { cpuSeconds, loadAverage, peakRssMiB, sampleServerPeak } from './process-stats.js';
+import { cpuSeconds, loadAverage, peakRssMiB, sampleServerPeak } from '../infra/process-stats.js';
 import { readWorkflowHistories } from './workflow-histories.js';
 
 const LENGTH = 60;

@@ -33,7 +33,7 @@ import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.
 import { createWorkers, runWorkers } from '../workers/create-workers.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
-import { cpuSeconds, peakRssMiB, sampleServerPeak } from './process-stats.js';
+import { cpuSeconds, peakRssMiB, sampleServerPeak } from '../infra/process-stats.js';
 import { readWorkflowHistories } from './workflow-histories.js';
 
 /** An idle dev server and a worker with no sessions (the panel's window of slots), for a few seconds: their peak memory, MiB. */

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TEST_GROUPS } from '../infra/test-groups.js';
 import type { FileProfile } from '../infra/test-reporter.js';
-import { cpuSeconds } from './process-stats.js';
+import { cpuSeconds } from '../infra/process-stats.js';
 import { runTests, summaryLines } from '../infra/test-run.js';
 
 const TARGET_CI_S = 600;

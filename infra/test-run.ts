@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cpuSeconds } from '../bench/process-stats.js';
+import { cpuSeconds } from './process-stats.js';
 import type { RunProfile } from './test-reporter.js';
 import { projectRoot } from './project-root.js';
 import { TEST_GROUPS, TRAINER_PYTHON, type TestGroup } from './test-groups.js';
