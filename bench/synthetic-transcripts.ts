@@ -2,24 +2,12 @@ import { statSync } from 'node:fs';
 import type { ToolCall } from '../core/chat/messages.js';
 import { loopToolSpecs } from '../core/scripts/loop-tools.js';
 import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
+import { REFERENCE_SCRIPTS } from '../activities/providers/reference-scripts.js';
 import { runLayout } from '../run-store/run-layout.js';
 import type { RunStore } from '../run-store/run-store.js';
 import { countedTokens, type AttemptRecord, type TranscriptRecord } from '../run-store/transcript.js';
 
-const SCRIPT = `function solve({ A, B, C, D, MOD, K }) {
-  const m = BigInt(MOD);
-  const times = (p, q) => [
-    [(p[0][0] * q[0][0] + p[0][1] * q[1][0]) % m, (p[0][0] * q[0][1] + p[0][1] * q[1][1]) % m],
-    [(p[1][0] * q[0][0] + p[1][1] * q[1][0]) % m, (p[1][0] * q[0][1] + p[1][1] * q[1][1]) % m],
-  ];
-  let result = [[1n % m, 0n], [0n, 1n % m]];
-  let power = [[A, B], [C, D]].map((row) => row.map((v) => BigInt(v) % m));
-  for (let e = BigInt(K); e > 0n; e >>= 1n) {
-    if (e & 1n) result = times(result, power);
-    power = times(power, power);
-  }
-  return String(result[0][1]);
-}`;
+const SCRIPT = REFERENCE_SCRIPTS.matrix_power_mod;
 
 const PROBLEM =
   `Problem: a 2x2 matrix [[A, B], [C, D]] with A = 17, B = 4, C = 9, D = 23 is raised to the power K = 123456789 modulo MOD = 1000000007. Give the entry in the first row, second column of the result. `.repeat(

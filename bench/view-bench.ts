@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { sessionDirName } from '../core/sweep/session-spec.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import { startViewer } from '../cli/viewer/start-viewer.js';
+import { launchHeadlessChromium } from '../infra/headless-chromium.js';
 import { writeSyntheticRun } from './synthetic-runs.js';
 import { writeLongLoopTranscript } from './synthetic-transcripts.js';
 
@@ -70,20 +71,7 @@ const filtered = await timed(`${viewer.url}/runs/big?rung=R2&seed=2100`);
 
 let browser = 'no chromium at /usr/bin/chromium: browser timings skipped';
 if (existsSync('/usr/bin/chromium')) {
-  const { chromium } = await import('playwright-core');
-  const instance = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const instance = await launchHeadlessChromium('/usr/bin/chromium');
   const tab = await instance.newPage();
   const load = async (url: string) => {
     const started = performance.now();

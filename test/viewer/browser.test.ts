@@ -11,6 +11,7 @@ import { generateStream } from '../../core/stream/generate-stream.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { sessionDirName, sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
 import { parseSweepConfig, type SweepConfig } from '../../core/sweep/sweep-config.js';
+import { launchHeadlessChromium } from '../../infra/headless-chromium.js';
 import { runLayout } from '../../run-store/run-layout.js';
 import { turnOptima } from '../../cli/viewer/turn-optimum.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
@@ -84,20 +85,7 @@ describe.skipIf(!CHROMIUM && !required)('allocbench view in a real browser', () 
     appendFileSync(runLayout.transcript(damaged, spec('policy/commit-at-2', 'R0', 2000)), '{"type":"turn","at":"2026-');
     rmSync(runLayout.summary(damaged, spec('policy/commit-at-2', 'R0', 2001)));
     writeFileSync(runLayout.summary(damaged, spec('policy/eager', 'R0', 2001)), '{"sessionKey": "cut sh');
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM as string,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchHeadlessChromium(CHROMIUM as string);
     const started = await startView([finished, damaged, '--temporal-ui', UI, '--temporal-namespace', temporal.server.namespace]);
     viewers.push(started.process);
     viewer = started.url;
