@@ -80,11 +80,13 @@ export function createSweepActivities(): SweepActivities {
         wake();
       });
 
-      // A cancel asked of the sweep before this attempt began (its worker dead meanwhile) or while it ran.
+      // A cancel asked of the sweep before this attempt began (its worker dead meanwhile) or while it ran: asked of the
+      // sweep itself (its workflow, on a worker that has not yet run since, may not have passed it on to this activity) or of this activity.
       const sweepCancelled = async () => {
         const sweep = info.workflowExecution?.workflowId;
         if (sweep === undefined) return false;
         const { raw } = await patiently(() => client.workflow.getHandle(sweep).describe());
+        if (raw.workflowExtendedInfo?.cancelRequested) return true;
         const self = raw.pendingActivities?.find((activity) => activity.activityId === info.activityId);
         return self?.state === CANCEL_REQUESTED;
       };

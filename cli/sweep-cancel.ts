@@ -10,18 +10,27 @@ import { patiently, workflowResult } from '../infra/workflow-result.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { embeddedDatabase, withRunTemporal, withSweepWorkers } from './run-temporal.js';
 
+/** A cancel through another command's server asks whether that server still runs after this many failed tries of a call. */
+const GRPC_ATTEMPTS_WHILE_WATCHED = 3;
+
 /** What a cancel found running: the sweep's workflow, and sessions of it. */
 export interface Cancelled {
   readonly sweep: boolean;
   readonly sessions: number;
 }
 
-/** Waits for a workflow to close, however it closes. */
-const closed = (client: Client, workflowId: string) =>
-  workflowResult(client.workflow.getHandle(workflowId)).then(
-    () => undefined,
-    () => undefined,
-  );
+/** How a cancel waits: `whileClosing` runs the wait (beside workers, where the cancel started the server); `serverGone` says the server it talks to has stopped. */
+export interface CancelOptions {
+  readonly whileClosing?: (wait: () => Promise<Cancelled>) => Promise<Cancelled>;
+  readonly serverGone?: () => boolean;
+}
+
+/** The server stopped (the command that ran it ended) before the cancel saw everything close: what it had cancelled by then. */
+class ServerStopped extends Error {
+  constructor(readonly cancelled: Cancelled) {
+    super('the Temporal server stopped during the cancel');
+  }
+}
 
 /**
  * Cancels a sweep and every session of it that runs, and waits until each has
@@ -31,14 +40,17 @@ const closed = (client: Client, workflowId: string) =>
  * of it only when it runs again), and sessions still running once the sweep
  * closed (a sweep terminated outright) are cancelled then.
  */
-export async function cancelSweep(
-  client: Client,
-  config: SweepConfig,
-  whileClosing: (wait: () => Promise<Cancelled>) => Promise<Cancelled> = (wait) => wait(),
-): Promise<Cancelled> {
+export async function cancelSweep(client: Client, config: SweepConfig, options: CancelOptions = {}): Promise<Cancelled> {
+  const { whileClosing = (wait) => wait(), serverGone } = options;
   const id = sweepWorkflowId(config);
   const runningSessions = `WorkflowId STARTS_WITH "${id}/" AND ExecutionStatus = "Running"`;
   const sweep = client.workflow.getHandle(id);
+  /** Waits for a workflow to close, however it closes (or until the server is gone). */
+  const closed = (workflowId: string) =>
+    workflowResult(client.workflow.getHandle(workflowId), undefined, serverGone).then(
+      () => undefined,
+      () => undefined,
+    );
   const status = await sweep.describe().then(
     (description) => description.status.name,
     (error: unknown) => {
@@ -50,18 +62,33 @@ export async function cancelSweep(
     const ids: string[] = [];
     for await (const session of client.workflow.list({ query: runningSessions })) ids.push(session.workflowId);
     // A session that closed meanwhile refuses the cancel.
-    await Promise.all(ids.map((workflowId) => patiently(() => client.workflow.getHandle(workflowId).cancel()).catch(() => undefined)));
+    await Promise.all(
+      ids.map((workflowId) =>
+        patiently(() => client.workflow.getHandle(workflowId).cancel(), undefined, serverGone).catch(() => undefined),
+      ),
+    );
     return ids;
   };
-  if (status === 'RUNNING') await patiently(() => sweep.cancel());
-  const first = await cancelRunning();
-  return whileClosing(async () => {
-    await Promise.all(first.map((workflowId) => closed(client, workflowId)));
-    if (status === 'RUNNING') await closed(client, id);
-    const stragglers = await cancelRunning();
-    await Promise.all(stragglers.map((workflowId) => closed(client, workflowId)));
-    return { sweep: status === 'RUNNING', sessions: first.length + stragglers.length };
-  });
+  // What this cancel has asked so far: the whole of it, should the server stop before everything closed.
+  const asked = { sweep: false, sessions: 0 };
+  try {
+    if (status === 'RUNNING') {
+      await patiently(() => sweep.cancel(), undefined, serverGone);
+      asked.sweep = true;
+    }
+    const first = await cancelRunning();
+    asked.sessions = first.length;
+    return await whileClosing(async () => {
+      await Promise.all(first.map(closed));
+      if (status === 'RUNNING') await closed(id);
+      const stragglers = await cancelRunning();
+      await Promise.all(stragglers.map(closed));
+      return { sweep: asked.sweep, sessions: first.length + stragglers.length };
+    });
+  } catch (error) {
+    if (serverGone?.()) throw new ServerStopped({ ...asked });
+    throw error;
+  }
 }
 
 /**
@@ -75,18 +102,26 @@ export async function cancelRun(runDir: string, port: number, say: (line: string
   const { config } = await readManifest(store);
   const remote = targetFromEnv();
   if (remote) return cancelOn(remote, config);
-  const running = runningDevServer(embeddedDatabase(store));
-  // The command running the run may end (and stop its server) meanwhile: then nothing runs it any more.
-  if (running) return cancelOn({ address: running, namespace: 'default' }, config).catch(() => cancelHere(runDir, port, say));
-  return cancelHere(runDir, port, say);
+  const database = embeddedDatabase(store);
+  const running = runningDevServer(database);
+  if (!running) return cancelHere(runDir, port, say);
+  // The command running the run may end (and stop its server) meanwhile: then nothing runs it any more, and the rest is cancelled here.
+  const serverGone = () => runningDevServer(database) !== running;
+  try {
+    return await cancelOn({ address: running, namespace: 'default' }, config, serverGone);
+  } catch (error) {
+    const before = error instanceof ServerStopped ? error.cancelled : { sweep: false, sessions: 0 };
+    const after = await cancelHere(runDir, port, say);
+    return { sweep: before.sweep || after.sweep, sessions: before.sessions + after.sessions };
+  }
 }
 
-async function cancelOn(target: TemporalTarget, config: SweepConfig): Promise<Cancelled> {
+async function cancelOn(target: TemporalTarget, config: SweepConfig, serverGone?: () => boolean): Promise<Cancelled> {
   installQuietRuntime();
   try {
-    const connection = await connectClient(target);
+    const connection = await connectClient(target, undefined, serverGone && GRPC_ATTEMPTS_WHILE_WATCHED);
     try {
-      return await cancelSweep(new Client({ connection, namespace: target.namespace }), config);
+      return await cancelSweep(new Client({ connection, namespace: target.namespace }), config, { serverGone });
     } finally {
       await connection.close();
     }
@@ -104,7 +139,7 @@ async function cancelHere(runDir: string, port: number, say: (line: string) => v
   try {
     // The cancels are asked before any worker runs, so no session takes another step first.
     return await withRunTemporal(store, null, { port, say }, ({ client, target }) =>
-      cancelSweep(client, config, (wait) => withSweepWorkers(target, config, say, wait)),
+      cancelSweep(client, config, { whileClosing: (wait) => withSweepWorkers(target, config, say, wait) }),
     );
   } finally {
     await lock.release();

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Connection, type ConnectionOptions } from '@temporalio/client';
+import { Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ConnectionOptions } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { InputError } from '../core/errors.js';
 
@@ -59,11 +59,20 @@ function unreachable(target: TemporalTarget, error: unknown): InputError {
   return new InputError(`cannot reach Temporal at ${target.address}: ${reason}`);
 }
 
-export async function connectClient(target: TemporalTarget, connectTimeoutMs = 10_000): Promise<Connection> {
+/**
+ * A client's connection, checked with one call. `grpcAttempts` bounds the
+ * client's own retries of a failed call (ten by default, about a minute): a
+ * caller that decides for itself whether to call again (patiently, told when
+ * the server is gone) hears of a failure in a second or two.
+ */
+export async function connectClient(target: TemporalTarget, connectTimeoutMs = 10_000, grpcAttempts?: number): Promise<Connection> {
   try {
     const connection = await Connection.connect({
       address: target.address,
       connectTimeout: connectTimeoutMs,
+      ...(grpcAttempts !== undefined && {
+        interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: grpcAttempts }))],
+      }),
       ...(target.tls && { tls: target.tls }),
       ...(target.apiKey && { apiKey: target.apiKey }),
     });

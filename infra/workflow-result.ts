@@ -12,10 +12,15 @@ const MAX_BACKOFF_MS = 30_000;
  * (deadline exceeded, unavailable, overloaded), and the client throws a
  * ServiceError for it — the orchestration's trouble, not the workflow's, so
  * the call is made again after a growing pause, and only a server silent for
- * a quarter of an hour ends it. Any other error (a failed workflow, a
- * refused start) is thrown at once.
+ * a quarter of an hour ends it, or one known to be gone (`gone`: another
+ * command's embedded server, whose process has ended). Any other error (a
+ * failed workflow, a refused start) is thrown at once.
  */
-export async function patiently<T>(call: () => Promise<T>, say: (line: string) => void = () => undefined): Promise<T> {
+export async function patiently<T>(
+  call: () => Promise<T>,
+  say: (line: string) => void = () => undefined,
+  gone: () => boolean = () => false,
+): Promise<T> {
   let failingSince: number | null = null;
   let failures = 0;
   for (;;) {
@@ -23,7 +28,7 @@ export async function patiently<T>(call: () => Promise<T>, say: (line: string) =
     try {
       return await call();
     } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
+      if (!(error instanceof ServiceError) || gone()) throw error;
       // A long poll that ran a while before failing was answered meanwhile: the server is busy, not gone.
       if (Date.now() - asked > MAX_BACKOFF_MS) [failingSince, failures] = [null, 0];
       failingSince ??= Date.now();
@@ -35,8 +40,8 @@ export async function patiently<T>(call: () => Promise<T>, say: (line: string) =
 }
 
 /** A workflow's result, waited for as long as it runs (a long poll of its history), through a busy or restarting server. */
-export function workflowResult<T>(handle: WorkflowHandle, say?: (line: string) => void): Promise<T> {
-  return patiently(() => handle.result() as Promise<T>, say);
+export function workflowResult<T>(handle: WorkflowHandle, say?: (line: string) => void, gone?: () => boolean): Promise<T> {
+  return patiently(() => handle.result() as Promise<T>, say, gone);
 }
 
 /** Whether a workflow's result failed because the workflow was cancelled. */

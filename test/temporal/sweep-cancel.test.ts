@@ -116,4 +116,24 @@ describe('allocbench cancel', () => {
     expect(await cancel(runDir)).toMatch(/orphaned: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
     await resumeAndCheck(file, runDir, config, 2);
   }, 180_000);
+
+  it('finishes a cancel whose running command is killed while the cancel waits, on the run’s own server started then', async () => {
+    const { file, config } = sweepFile('killed-mid-cancel');
+    const runDir = join(dir, 'killed-mid-cancel');
+    const sweep = cli(['sweep', file, '--out', runDir, '--temporal-port', String(await freePort())]);
+    await until(
+      async () => (await turnsOf(runDir, config).catch(() => [])).filter((n) => n >= 2).length >= 2,
+      60_000,
+      'two sessions under way',
+    );
+    // The command's workers stop (its server answers on): the cancel is asked, and its sessions cannot record it.
+    process.kill(sweep.pid as number, 'SIGSTOP');
+    const cancelling = cli(['cancel', runDir, '--temporal-port', String(await freePort())]);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(cancelling.exitCode, 'the cancel waits for the sessions to close').toBeNull();
+    killGroup(sweep); // the command and its server: the cancel's server is gone mid-wait
+    expect(await exited(cancelling), cancelling.output()).toBe(0);
+    expect(cancelling.output()).toMatch(/killed-mid-cancel: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
+    await resumeAndCheck(file, runDir, config, 2);
+  }, 180_000);
 });
