@@ -51,6 +51,19 @@ function cli(args: string[]) {
 const turnsOf = async (runDir: string, config: SweepConfig) =>
   Promise.all(expandSweep(config).map(async (spec) => (await transcriptOf(runDir, spec)).turns.length));
 
+/** Starts the sweep `name` with its own embedded server, and returns once two sessions have played two turns each. */
+async function sweepUnderWay(name: string) {
+  const { file, config } = sweepFile(name);
+  const runDir = join(dir, name);
+  const sweep = cli(['sweep', file, '--out', runDir, '--temporal-port', String(await freePort())]);
+  await until(
+    async () => (await turnsOf(runDir, config).catch(() => [])).filter((n) => n >= 2).length >= 2,
+    60_000,
+    'two sessions under way',
+  );
+  return { file, config, runDir, sweep };
+}
+
 /** Cancels the run; returns what the command printed. */
 async function cancel(runDir: string): Promise<string> {
   const child = cli(['cancel', runDir, '--temporal-port', String(await freePort())]);
@@ -81,14 +94,7 @@ async function resumeAndCheck(file: string, runDir: string, config: SweepConfig,
 
 describe('allocbench cancel', () => {
   it('stops a running sweep and its sessions, which record it; the sweep resumes them', async () => {
-    const { file, config } = sweepFile('cancelled');
-    const runDir = join(dir, 'cancelled');
-    const sweep = cli(['sweep', file, '--out', runDir, '--temporal-port', String(await freePort())]);
-    await until(
-      async () => (await turnsOf(runDir, config).catch(() => [])).filter((n) => n >= 2).length >= 2,
-      60_000,
-      'two sessions under way',
-    );
+    const { file, config, runDir, sweep } = await sweepUnderWay('cancelled');
 
     const printed = await cancel(runDir);
     expect(printed).toMatch(/cancelled: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
@@ -102,14 +108,7 @@ describe('allocbench cancel', () => {
   }, 180_000);
 
   it('cancels a sweep left running in the run’s state by a killed command, starting its server to do so', async () => {
-    const { file, config } = sweepFile('orphaned');
-    const runDir = join(dir, 'orphaned');
-    const sweep = cli(['sweep', file, '--out', runDir, '--temporal-port', String(await freePort())]);
-    await until(
-      async () => (await turnsOf(runDir, config).catch(() => [])).filter((n) => n >= 2).length >= 2,
-      60_000,
-      'two sessions under way',
-    );
+    const { file, config, runDir, sweep } = await sweepUnderWay('orphaned');
     killGroup(sweep);
     await exited(sweep);
 
@@ -118,14 +117,7 @@ describe('allocbench cancel', () => {
   }, 180_000);
 
   it('finishes a cancel whose running command is killed while the cancel waits, on the run’s own server started then', async () => {
-    const { file, config } = sweepFile('killed-mid-cancel');
-    const runDir = join(dir, 'killed-mid-cancel');
-    const sweep = cli(['sweep', file, '--out', runDir, '--temporal-port', String(await freePort())]);
-    await until(
-      async () => (await turnsOf(runDir, config).catch(() => [])).filter((n) => n >= 2).length >= 2,
-      60_000,
-      'two sessions under way',
-    );
+    const { file, config, runDir, sweep } = await sweepUnderWay('killed-mid-cancel');
     // The command's workers stop (its server answers on): the cancel is asked, and its sessions cannot record it.
     process.kill(sweep.pid as number, 'SIGSTOP');
     const cancelling = cli(['cancel', runDir, '--temporal-port', String(await freePort())]);
