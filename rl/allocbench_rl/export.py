@@ -11,7 +11,6 @@ release's source as a git bundle, from which the three paths the converter needs
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from .checkpoint import RunDir, step_name
+from .command_line import CommandParser
 from .config import Config, ConfigError, from_dict
 from .llama_cpp_source import LLAMA_CPP_BUNDLE, CheckoutError, checkout
 from .model import load_policy, pick_device
@@ -79,14 +79,8 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else "no output"
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"export: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m allocbench_rl.export", description="Write a training run's checkpoint as a GGUF file.")
+    parser = CommandParser("export", description="Write a training run's checkpoint as a GGUF file.")
     parser.add_argument("--run", required=True, type=Path, help="the training run directory")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--step", type=int, help="the step's adapter (default: the last finished step)")

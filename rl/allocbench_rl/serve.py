@@ -10,7 +10,6 @@ batch: one `generate` call, or one scoring forward (as many as the run's generat
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import sys
@@ -28,6 +27,7 @@ import torch
 from .batching import Batcher
 from .chat import EpisodeTokens, from_openai, tool_call_text, tools_from_openai
 from .checkpoint import RunDir
+from .command_line import CommandParser
 from .config import ConfigError, from_dict
 from .env import Reply
 from .logprobs import Row, score
@@ -239,14 +239,8 @@ def make_http_server(server: Server, host: str = "127.0.0.1", port: int = 0) -> 
     return ThreadingHTTPServer((host, port), _handler(server))
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"serve: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m allocbench_rl.serve", description="Serve a training run's checkpoint as an OpenAI-compatible endpoint.")
+    parser = CommandParser("serve", description="Serve a training run's checkpoint as an OpenAI-compatible endpoint.")
     parser.add_argument("--run", required=True, type=Path, help="the training run directory")
     parser.add_argument("--step", type=int, help="the step's adapter (default: the last finished step)")
     parser.add_argument("--port", type=int, default=8000)

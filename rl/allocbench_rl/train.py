@@ -8,7 +8,6 @@ Exit codes: 0 done, 2 bad input, 3 the step-0 gate failed (unless --force-gate),
 
 from __future__ import annotations
 
-import argparse
 import platform
 import random
 import resource
@@ -26,6 +25,7 @@ import transformers
 
 from .chat import ChatError
 from .checkpoint import RunDir
+from .command_line import CommandParser
 from .config import Config, ConfigError, load_config, to_dict
 from .critic import Critic
 from .env import EnvClient, EnvError, parse_command
@@ -276,14 +276,8 @@ class Trainer:
             self.run.release()
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"train: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m allocbench_rl.train", description="Train a policy on the urn (per-decision PPO or the GRPO pilot).")
+    parser = CommandParser("train", description="Train a policy on the urn (per-decision PPO or the GRPO pilot).")
     parser.add_argument("--config", required=True, help="the run's YAML config")
     parser.add_argument("--out", required=True, help="the run directory (rerun to resume)")
     parser.add_argument("--force-gate", action="store_true", help="train on when the step-0 gate fails")
