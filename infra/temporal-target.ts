@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ConnectionOptions } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+// Types only: the packages load when a connection is made, so a command that merely reads TEMPORAL_ADDRESS starts fast.
+import type { Connection, ConnectionOptions } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import { InputError } from '../core/errors.js';
 
 /**
@@ -66,6 +67,7 @@ function unreachable(target: TemporalTarget, error: unknown): InputError {
  * the server is gone) hears of a failure in a second or two.
  */
 export async function connectClient(target: TemporalTarget, connectTimeoutMs = 10_000, grpcAttempts?: number): Promise<Connection> {
+  const { Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } = await import('@temporalio/client');
   try {
     const connection = await Connection.connect({
       address: target.address,
@@ -84,6 +86,7 @@ export async function connectClient(target: TemporalTarget, connectTimeoutMs = 1
 }
 
 export async function connectWorker(target: TemporalTarget): Promise<NativeConnection> {
+  const { NativeConnection } = await import('@temporalio/worker');
   try {
     return await NativeConnection.connect({
       address: target.address,

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { resolveRunLocation } from '../../run-store/run-location.js';
 import type { Command } from 'commander';
 import { defaultCacheDir } from '../../analysis/online-optimum.js';
-import { writeReport } from '../../analysis/report/write-report.js';
 import { toJsonRows } from '../../analysis/tables/render-table.js';
 import { printJson } from '../format.js';
 
@@ -14,6 +13,7 @@ export function registerAnalyze(program: Command): void {
     .requiredOption('--out <dir>', 'where to write the report')
     .option('--json', "also print every table's rows as one JSON object (rates as fractions, intervals as {estimate, low, high})")
     .action(async (runDirs: string[], flags: { out: string; json?: boolean }) => {
+      const { writeReport } = await import('../../analysis/report/write-report.js');
       const summary = await writeReport(runDirs.map(resolveRunLocation), resolve(flags.out), {
         cacheDir: defaultCacheDir(),
         say: (line) => void process.stderr.write(`${line}\n`),

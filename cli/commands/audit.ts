@@ -1,7 +1,7 @@
 import { resolveRunLocation } from '../../run-store/run-location.js';
 import type { Command } from 'commander';
-import { auditRun, type AuditedTurn } from '../audit-report.js';
 import { printJson, table } from '../format.js';
+import type { AuditedTurn } from '../audit-report.js';
 
 function secondsBetween(from: string, to: string): string {
   return `+${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)}s`;
@@ -26,6 +26,7 @@ export function registerAudit(program: Command): void {
     .argument('<run>', 'run directory or s3://bucket/prefix')
     .option('--json', 'print one JSON object')
     .action(async (run: string, flags: { json?: boolean }) => {
+      const { auditRun } = await import('../audit-report.js');
       const report = await auditRun(resolveRunLocation(run));
       if (flags.json) return printJson(report);
       const rows = report.turns.map((turn) => [

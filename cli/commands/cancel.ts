@@ -5,7 +5,6 @@ import { openRunStore } from '../../run-store/open-run-store.js';
 import { resolveRunLocation } from '../../run-store/run-location.js';
 import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
 import { integerIn } from '../options.js';
-import { cancelRun } from '../sweep-cancel.js';
 
 /** The run's sessions as a cancel leaves them: finished, recorded as cancelled, begun and not cancelled, not begun. */
 async function sessionStates(runDir: string) {
@@ -44,6 +43,7 @@ export function registerCancel(program: Command): void {
       7233,
     )
     .action(async (run: string, flags: { temporalPort: number }) => {
+      const { cancelRun } = await import('../sweep-cancel.js');
       const runDir = resolveRunLocation(run);
       const found = await cancelRun(runDir, flags.temporalPort, (line) => process.stderr.write(`${line}\n`));
       const s = await sessionStates(runDir);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { importArms, leftSomethingOut, type ArmReport } from '../../importer/import-arms.js';
 import { EXIT } from '../exit-status.js';
 import { printJson } from '../format.js';
+import type { ArmReport } from '../../importer/import-arms.js';
 
 function describe(arm: ArmReport): string {
   const reparse = arm.reparse ? `; reparse ${arm.reparse.agree}/${arm.reparse.turns} agree` : '';
@@ -36,6 +36,7 @@ Exit status:
      stderr naming the file; every other arm was imported`,
     )
     .action(async (dirs: string[], flags: { out: string; replace?: boolean; json?: boolean }) => {
+      const { importArms, leftSomethingOut } = await import('../../importer/import-arms.js');
       const report = await importArms(dirs, flags.out, { replace: Boolean(flags.replace) });
       if (flags.json) printJson(report);
       else for (const arm of report.arms) process.stdout.write(`${describe(arm)}\n`);

@@ -3,7 +3,7 @@ import { InputError } from '../../core/errors.js';
 import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
 import { EXIT } from '../exit-status.js';
 import { printJson } from '../format.js';
-import { rescoreRun, type RunRescore, type SessionRescore } from '../rescore-run.js';
+import type { RunRescore, SessionRescore } from '../rescore-run.js';
 
 const count = (run: RunRescore, status: SessionRescore['status']) => run.sessions.filter((s) => s.status === status).length;
 
@@ -64,6 +64,7 @@ Exit status:
      turns after it no longer follow); every other session was rescored`,
     )
     .action(async (locations: string[], flags: { dryRun?: boolean; json?: boolean }) => {
+      const { rescoreRun } = await import('../rescore-run.js');
       const dryRun = Boolean(flags.dryRun);
       const runs: string[] = [];
       for (const location of locations) {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { serveRlEnvironment } from '../rl-env-stdio.js';
 
 export function registerRlEnv(program: Command): void {
   program
@@ -7,5 +6,5 @@ export function registerRlEnv(program: Command): void {
     .description(
       "the reinforcement-learning study's environment for a trainer: JSON lines on stdin and stdout (reset, step, baselines, close); see cli/rl-env-protocol.ts",
     )
-    .action(() => serveRlEnvironment(process.stdin, process.stdout));
+    .action(async () => (await import('../rl-env-stdio.js')).serveRlEnvironment(process.stdin, process.stdout));
 }

@@ -10,7 +10,6 @@ import { integerIn, numberIn, seedList } from '../options.js';
 import { ENV_DEFAULTS } from '../env-defaults.js';
 import { withPrices } from '../prices.js';
 import { validateSweep } from '../sweep-validation.js';
-import { executeSweep } from './execute-sweep.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
 interface RunFlags extends ExecutionFlags {
@@ -151,6 +150,7 @@ export function registerRun(program: Command): void {
       () => '--model',
       (role) => `--${role}`,
     );
+    const { executeSweep } = await import('./execute-sweep.js');
     await executeSweep(config, flags);
   });
 }

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { DEFAULT_SANDBOX_LIMITS, SANDBOX_LIMIT_RANGES, type ScriptOutcome } from '../../core/scripts/script-outcome.js';
-import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
 import { InputError } from '../../core/errors.js';
 import { integerIn } from '../options.js';
 
@@ -51,6 +50,7 @@ export function registerSandbox(program: Command): void {
     .option('--timeout-ms <N>', 'time limit of the run', integerIn(...timeoutMs), DEFAULT_SANDBOX_LIMITS.timeoutMs)
     .option('--memory-mb <N>', 'heap limit of the run', integerIn(...memoryMb), DEFAULT_SANDBOX_LIMITS.memoryMb)
     .action(async (options: SandboxOptions) => {
+      const { ScriptSandbox } = await import('../../activities/sandbox/script-sandbox.js');
       const code = readCode(options.codeFile);
       const inputs = parseJson(options.inputs, '--inputs');
       const sandbox = new ScriptSandbox({ warm: false });

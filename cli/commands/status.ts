@@ -1,4 +1,3 @@
-import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { readManifest } from '../../run-store/manifest.js';
 import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
@@ -31,6 +30,7 @@ async function runningSessions(runDirs: readonly string[]): Promise<Map<string, 
   const prefixes = await Promise.all(
     runDirs.map(async (runDir) => `${sweepWorkflowId((await readManifest(openRunStore(runDir))).config)}/`),
   );
+  const { Client } = await import('@temporalio/client');
   const connection = await connectClient(target);
   try {
     const client = new Client({ connection, namespace: target.namespace });

@@ -8,7 +8,6 @@ import { slug } from '../../core/sweep/slug.js';
 import { isObjectStoreLocation } from '../../run-store/run-location.js';
 import { withPrices } from '../prices.js';
 import { validateSweep } from '../sweep-validation.js';
-import { executeSweep } from './execute-sweep.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
 async function readSweepFile(path: string): Promise<unknown> {
@@ -75,6 +74,7 @@ export function registerSweep(program: Command): void {
     );
     // A streams directory and a recorded run named in a sweep file are relative to the file.
     const relative = (path: string) => (isObjectStoreLocation(path) ? path : resolve(dirname(file), path));
+    const { executeSweep } = await import('./execute-sweep.js');
     await executeSweep(
       {
         ...config,

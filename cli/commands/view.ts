@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { defaultCacheDir } from '../../analysis/online-optimum.js';
-import { startViewer } from '../viewer/start-viewer.js';
 
 function portOf(text: string): number {
   const port = Number(text);
@@ -29,6 +28,7 @@ export function registerView(program: Command): void {
     )
     .option('--temporal-namespace <name>', "the namespace of the run's workflows", process.env.TEMPORAL_NAMESPACE || 'default')
     .action(async (paths: string[], flags: { port: string; host: string; temporalUi?: string; temporalNamespace: string }) => {
+      const { startViewer } = await import('../viewer/start-viewer.js');
       const viewer = await startViewer({
         locations: paths.length > 0 ? paths : ['runs'],
         host: flags.host,

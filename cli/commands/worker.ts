@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { PROVIDER_NAMES } from '../../activities/providers/registry.js';
-import { installQuietRuntime, shutdownRuntime } from '../../infra/temporal-runtime.js';
 import { connectWorker, targetFromEnv } from '../../infra/temporal-target.js';
-import { createWorkers, runWorkers } from '../../workers/create-workers.js';
-import { startSandboxProcess } from '../../workers/sandbox-launcher.js';
 import { integerIn, numberIn } from '../options.js';
 
 interface WorkerFlags {
@@ -44,6 +41,11 @@ export function registerWorker(program: Command): void {
     )
     .option('--no-adaptive', 'keep --concurrency fixed instead of adapting it to throttled replies (429, 529, overloaded 503)')
     .action(async (flags: WorkerFlags) => {
+      const [{ installQuietRuntime, shutdownRuntime }, { createWorkers, runWorkers }, { startSandboxProcess }] = await Promise.all([
+        import('../../infra/temporal-runtime.js'),
+        import('../../workers/create-workers.js'),
+        import('../../workers/sandbox-launcher.js'),
+      ]);
       const target = targetFromEnv();
       if (!target)
         throw new InputError('allocbench worker joins a cluster: set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS settings as needed)');
