@@ -26,18 +26,21 @@ afterEach(() => {
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-cancel-'));
 
-function sweepFile(name: string): { file: string; config: SweepConfig } {
-  // Two sessions in flight at a time, two waiting; every item a decision turn at 300 ms a call: a session takes 9 s.
+/**
+ * Two sessions in flight at a time, two waiting; every item a decision turn at 300 ms a call: a session takes 9 s.
+ * The resume (`window`: 4) plays all four at once: the window is how a run is executed, not what it measures.
+ */
+function sweepFile(name: string, window = 2): { file: string; config: SweepConfig } {
   const raw = {
     name,
     models: ['policy/commit-at-99?delay=300'],
     rungs: ['R1'],
     seeds: '2000-2003',
     stream: { length: 30 },
-    window: 2,
+    window,
     heartbeatSeconds: 2,
   };
-  const file = join(dir, `${name}.json`);
+  const file = join(dir, `${name}${window === 2 ? '' : `-window-${window}`}.json`);
   writeFileSync(file, JSON.stringify(raw));
   return { file, config: parseSweepConfig(raw) };
 }
@@ -61,7 +64,7 @@ async function sweepUnderWay(name: string) {
     60_000,
     'two sessions under way',
   );
-  return { file, config, runDir, sweep };
+  return { config, runDir, sweep };
 }
 
 /** Cancels the run; returns what the command printed. */
@@ -72,7 +75,8 @@ async function cancel(runDir: string): Promise<string> {
 }
 
 /** Runs the sweep again to its end: every session as the core plays it, one record per turn, the cancelled ones marked where they stopped. */
-async function resumeAndCheck(file: string, runDir: string, config: SweepConfig, cancelled: number): Promise<void> {
+async function resumeAndCheck(runDir: string, config: SweepConfig, cancelled: number): Promise<void> {
+  const { file } = sweepFile(config.name, 4);
   const again = cli(['sweep', file, '--out', runDir, '--temporal-port', String(await freePort())]);
   expect(await exited(again), again.output()).toBe(0);
   let marked = 0;
@@ -94,7 +98,7 @@ async function resumeAndCheck(file: string, runDir: string, config: SweepConfig,
 
 describe('allocbench cancel', () => {
   it('stops a running sweep and its sessions, which record it; the sweep resumes them', async () => {
-    const { file, config, runDir, sweep } = await sweepUnderWay('cancelled');
+    const { config, runDir, sweep } = await sweepUnderWay('cancelled');
 
     const printed = await cancel(runDir);
     expect(printed).toMatch(/cancelled: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
@@ -104,20 +108,20 @@ describe('allocbench cancel', () => {
     expect(listed.filter((line) => line.endsWith('(cancelled)'))).toHaveLength(2);
     expect(listed.filter((line) => line.endsWith('(not begun)'))).toHaveLength(2);
 
-    await resumeAndCheck(file, runDir, config, 2);
+    await resumeAndCheck(runDir, config, 2);
   }, 180_000);
 
   it('cancels a sweep left running in the run’s state by a killed command, starting its server to do so', async () => {
-    const { file, config, runDir, sweep } = await sweepUnderWay('orphaned');
+    const { config, runDir, sweep } = await sweepUnderWay('orphaned');
     killGroup(sweep);
     await exited(sweep);
 
     expect(await cancel(runDir)).toMatch(/orphaned: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
-    await resumeAndCheck(file, runDir, config, 2);
+    await resumeAndCheck(runDir, config, 2);
   }, 180_000);
 
   it('finishes a cancel whose running command is killed while the cancel waits, on the run’s own server started then', async () => {
-    const { file, config, runDir, sweep } = await sweepUnderWay('killed-mid-cancel');
+    const { config, runDir, sweep } = await sweepUnderWay('killed-mid-cancel');
     // The command's workers stop (its server answers on): the cancel is asked, and its sessions cannot record it.
     process.kill(sweep.pid as number, 'SIGSTOP');
     const cancelling = cli(['cancel', runDir, '--temporal-port', String(await freePort())]);
@@ -126,6 +130,6 @@ describe('allocbench cancel', () => {
     killGroup(sweep); // the command and its server: the cancel's server is gone mid-wait
     expect(await exited(cancelling), cancelling.output()).toBe(0);
     expect(cancelling.output()).toMatch(/killed-mid-cancel: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
-    await resumeAndCheck(file, runDir, config, 2);
+    await resumeAndCheck(runDir, config, 2);
   }, 180_000);
 });
