@@ -19,8 +19,8 @@ const common = {
   execArgv: ['--no-node-snapshot'],
   // policy/optimal's nets (the online Score's denominator) in one cache for every test and the CLI they run, warmed for the panel.
   env: { ALLOCBENCH_CACHE_DIR: ONLINE_TEST_CACHE },
-  // Each file's CPU seconds, for npm run test:profile.
-  setupFiles: ['test/setup/cpu-per-file.ts'],
+  // Each file's CPU seconds, for npm run test:profile; each file's environment variables undone after it.
+  setupFiles: ['test/setup/cpu-per-file.ts', 'test/setup/file-environment.ts'],
 };
 
 export default defineConfig({
@@ -30,6 +30,9 @@ export default defineConfig({
         test: {
           ...common,
           name: 'suite',
+          // A worker process runs file after file (each file's own module, the modules under it loaded once): a fresh
+          // process per file cost about 100 CPU-s of start-up and imports over the suite (docs/testing.md).
+          isolate: false,
           include: ['test/**/*.test.ts'],
           exclude: ALONE,
           // Before its files: the warm online-optimum cache, a Temporal dev server per worker, the shared fixtures' directory (test/setup/).

@@ -3,8 +3,8 @@ import { parseObjectStoreLocation } from './run-location.js';
 import { RunStoreError } from './store-errors.js';
 
 /*
- * The few object operations the run store uses, on one S3 client per process.
- * Endpoint, region and credentials come from the standard AWS environment
+ * The few object operations the run store uses, on one S3 client per endpoint
+ * and region. Endpoint, region and credentials come from the standard AWS environment
  * variables (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, AWS_REGION,
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN) or the SDK's
  * own chain after them (a pod's or a VM's role); a custom endpoint (a local or
@@ -13,21 +13,21 @@ import { RunStoreError } from './store-errors.js';
 
 type S3Sdk = typeof import('@aws-sdk/client-s3');
 
-/** The SDK and its client, loaded at the first request: about 16 MiB that a run on a file system never needs. */
-let loaded: Promise<{ readonly sdk: S3Sdk; readonly client: S3Client }> | undefined;
+/** The SDK, loaded at the first request: about 16 MiB that a run on a file system never needs. */
+let sdkLoaded: Promise<S3Sdk> | undefined;
+/** Clients by endpoint and region as the environment names them when a request is made (a process that moves to another server gets another). */
+const clients = new Map<string, S3Client>();
 
-function s3(): Promise<{ readonly sdk: S3Sdk; readonly client: S3Client }> {
-  loaded ??= import('@aws-sdk/client-s3').then((sdk) => {
-    // The pinned SDK runs on Node 20; its notice about later versions needing Node 22 would break every command's one-line output.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-    const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL;
-    const client = new sdk.S3Client({
-      region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
-      ...(endpoint && { endpoint, forcePathStyle: true }),
-    });
-    return { sdk, client };
-  });
-  return loaded;
+async function s3(): Promise<{ readonly sdk: S3Sdk; readonly client: S3Client }> {
+  const sdk = await (sdkLoaded ??= import('@aws-sdk/client-s3'));
+  // The pinned SDK runs on Node 20; its notice about later versions needing Node 22 would break every command's one-line output.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL;
+  const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const key = `${endpoint ?? ''} ${region}`;
+  let client = clients.get(key);
+  if (!client) clients.set(key, (client = new sdk.S3Client({ region, ...(endpoint && { endpoint, forcePathStyle: true }) })));
+  return { sdk, client };
 }
 
 /** Requests this process has sent, by kind: what a store costs (bench:store). */
