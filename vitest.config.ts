@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { ONLINE_TEST_CACHE } from './test/online-test-cache.js';
+import { LongestFirst } from './test/setup/file-order.js';
 
 /**
  * Files that must have the cores to themselves: they run after every other
@@ -25,6 +26,8 @@ const common = {
 
 export default defineConfig({
   test: {
+    // Longest files first, from the committed table, on a fresh clone as on a machine that has run the suite before.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

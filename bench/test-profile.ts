@@ -5,17 +5,20 @@
  * the files' time split into import, set-up (beforeAll/afterAll: servers,
  * workers, fixtures) and tests, the slowest files and tests, and the figure
  * against its target. Arguments go to vitest (a subset of files profiles
- * those alone, without the checks and the trainer's tests).
+ * those alone, without the checks and the trainer's tests). A whole run that
+ * passes also writes each file's wall seconds to test/file-durations.json, the
+ * order the suite starts its files in (test/setup/file-order.ts): commit it.
  *
  * Targets, on a 2-core machine: `npm test` in at most 10 minutes with CI's
  * environment (trainer, browser, small model, S3 present), in at most 6
  * without the optional groups (the README's plain `npm test`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { projectRoot } from '../infra/project-root.js';
 import { TEST_GROUPS } from '../infra/test-groups.js';
 import type { FileProfile } from '../infra/test-reporter.js';
 import { cpuSeconds } from '../infra/process-stats.js';
@@ -77,6 +80,13 @@ if (whole) {
     `npm test: ${total.toFixed(0)} s; target for ${label}: at most ${target} s on 2 cores — ${total <= target ? 'met' : 'NOT met'}`,
     `(the other target: at most ${ci ? TARGET_PLAIN_S : TARGET_CI_S} s for ${ci ? 'the plain npm test' : "CI's environment"}; wall time on a loaded machine overstates both)`,
   );
+}
+if (whole && run.ok) {
+  const seconds = Object.fromEntries(
+    [...files].sort((a, b) => (a.file < b.file ? -1 : 1)).map((f) => [f.file, Math.round(f.wallS * 10) / 10]),
+  );
+  writeFileSync(join(projectRoot(), 'test', 'file-durations.json'), `${JSON.stringify(seconds, null, 2)}\n`);
+  out.push('test/file-durations.json: written (the order the suite starts its files in)');
 }
 process.stdout.write(`${out.join('\n')}\n`);
 process.exit(run.ok ? 0 : 1);
