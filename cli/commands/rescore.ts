@@ -64,7 +64,6 @@ Exit status:
      turns after it no longer follow); every other session was rescored`,
     )
     .action(async (locations: string[], flags: { dryRun?: boolean; json?: boolean }) => {
-      const { rescoreRun } = await import('../rescore-run.js');
       const dryRun = Boolean(flags.dryRun);
       const runs: string[] = [];
       for (const location of locations) {
@@ -72,6 +71,7 @@ Exit status:
         if (found.length === 0) throw new InputError(`${location}: not a run directory (no manifest.json), and no run in it`);
         runs.push(...found);
       }
+      const { rescoreRun } = await import('../rescore-run.js');
       const results: RunRescore[] = [];
       for (const run of runs) {
         const lock = dryRun ? undefined : await openRunStore(run).lock((line) => process.stderr.write(`allocbench: ${line}\n`));

@@ -50,9 +50,9 @@ export function registerSandbox(program: Command): void {
     .option('--timeout-ms <N>', 'time limit of the run', integerIn(...timeoutMs), DEFAULT_SANDBOX_LIMITS.timeoutMs)
     .option('--memory-mb <N>', 'heap limit of the run', integerIn(...memoryMb), DEFAULT_SANDBOX_LIMITS.memoryMb)
     .action(async (options: SandboxOptions) => {
-      const { ScriptSandbox } = await import('../../activities/sandbox/script-sandbox.js');
       const code = readCode(options.codeFile);
       const inputs = parseJson(options.inputs, '--inputs');
+      const { ScriptSandbox } = await import('../../activities/sandbox/script-sandbox.js');
       const sandbox = new ScriptSandbox({ warm: false });
       const outcome = await sandbox.run(code, inputs, { timeoutMs: options.timeoutMs, memoryMb: options.memoryMb });
       sandbox.dispose();

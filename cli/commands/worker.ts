@@ -41,11 +41,6 @@ export function registerWorker(program: Command): void {
     )
     .option('--no-adaptive', 'keep --concurrency fixed instead of adapting it to throttled replies (429, 529, overloaded 503)')
     .action(async (flags: WorkerFlags) => {
-      const [{ installQuietRuntime, shutdownRuntime }, { createWorkers, runWorkers }, { startSandboxProcess }] = await Promise.all([
-        import('../../infra/temporal-runtime.js'),
-        import('../../workers/create-workers.js'),
-        import('../../workers/sandbox-launcher.js'),
-      ]);
       const target = targetFromEnv();
       if (!target)
         throw new InputError('allocbench worker joins a cluster: set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS settings as needed)');
@@ -64,6 +59,12 @@ export function registerWorker(program: Command): void {
           adaptive: flags.adaptive,
           ...(flags.perSecond && { perSecond: flags.perSecond }),
         }));
+      // Loaded once the flags are known good: a refused command line never loads Temporal.
+      const [{ installQuietRuntime, shutdownRuntime }, { createWorkers, runWorkers }, { startSandboxProcess }] = await Promise.all([
+        import('../../infra/temporal-runtime.js'),
+        import('../../workers/create-workers.js'),
+        import('../../workers/sandbox-launcher.js'),
+      ]);
       installQuietRuntime();
       const connection = await connectWorker(target);
       const workers = await createWorkers({

@@ -40,7 +40,7 @@ function sweepFile(name: string, window = 2): { file: string; config: SweepConfi
     window,
     heartbeatSeconds: 2,
   };
-  const file = join(dir, `${name}${window === 2 ? '' : `-window-${window}`}.json`);
+  const file = join(dir, `${name}-window-${window}.json`);
   writeFileSync(file, JSON.stringify(raw));
   return { file, config: parseSweepConfig(raw) };
 }
