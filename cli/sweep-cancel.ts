@@ -3,6 +3,8 @@ import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { readManifest } from '../run-store/manifest.js';
 import { openRunStore } from '../run-store/open-run-store.js';
+import { RunLockedError } from '../run-store/run-lock.js';
+import type { RunLock, RunStore } from '../run-store/run-store.js';
 import { runningDevServer } from '../infra/dev-server.js';
 import { connectClient, targetFromEnv, type TemporalTarget } from '../infra/temporal-target.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
@@ -13,23 +15,29 @@ import { embeddedDatabase, withRunTemporal, withSweepWorkers } from './run-tempo
 /** A cancel through another command's server asks whether that server still runs after this many failed tries of a call. */
 const GRPC_ATTEMPTS_WHILE_WATCHED = 3;
 
+/**
+ * How long a cancel whose server stopped under it waits for the run's lock:
+ * the command that ran that server is ending (it stops its server, then
+ * releases the lock), seconds on a loaded machine. A holder that dies frees it at once.
+ */
+const LOCK_PATIENCE_MS = 60_000;
+
 /** What a cancel found running: the sweep's workflow, and sessions of it. */
 export interface Cancelled {
   readonly sweep: boolean;
   readonly sessions: number;
 }
 
-/** How a cancel waits: `whileClosing` runs the wait (beside workers, where the cancel started the server); `serverGone` says the server it talks to has stopped. */
+/**
+ * How a cancel waits: `whileClosing` runs the wait (beside workers, where the
+ * cancel started the server); `serverGone` says the server it talks to has
+ * stopped; `asked` is filled in as the cancel asks, so a caller whose cancel
+ * ends in an error (its server stopped) knows what it had asked by then.
+ */
 export interface CancelOptions {
   readonly whileClosing?: (wait: () => Promise<Cancelled>) => Promise<Cancelled>;
   readonly serverGone?: () => boolean;
-}
-
-/** The server stopped (the command that ran it ended) before the cancel saw everything close: what it had cancelled by then. */
-class ServerStopped extends Error {
-  constructor(readonly cancelled: Cancelled) {
-    super('the Temporal server stopped during the cancel');
-  }
+  readonly asked?: { sweep: boolean; sessions: number };
 }
 
 /**
@@ -41,7 +49,7 @@ class ServerStopped extends Error {
  * closed (a sweep terminated outright) are cancelled then.
  */
 export async function cancelSweep(client: Client, config: SweepConfig, options: CancelOptions = {}): Promise<Cancelled> {
-  const { whileClosing = (wait) => wait(), serverGone } = options;
+  const { whileClosing = (wait) => wait(), serverGone, asked = { sweep: false, sessions: 0 } } = options;
   const id = sweepWorkflowId(config);
   const runningSessions = `WorkflowId STARTS_WITH "${id}/" AND ExecutionStatus = "Running"`;
   const sweep = client.workflow.getHandle(id);
@@ -69,26 +77,20 @@ export async function cancelSweep(client: Client, config: SweepConfig, options: 
     );
     return ids;
   };
-  // What this cancel has asked so far: the whole of it, should the server stop before everything closed.
-  const asked = { sweep: false, sessions: 0 };
-  try {
-    if (status === 'RUNNING') {
-      await patiently(() => sweep.cancel(), undefined, serverGone);
-      asked.sweep = true;
-    }
-    const first = await cancelRunning();
-    asked.sessions = first.length;
-    return await whileClosing(async () => {
-      await Promise.all(first.map(closed));
-      if (status === 'RUNNING') await closed(id);
-      const stragglers = await cancelRunning();
-      await Promise.all(stragglers.map(closed));
-      return { sweep: asked.sweep, sessions: first.length + stragglers.length };
-    });
-  } catch (error) {
-    if (serverGone?.()) throw new ServerStopped({ ...asked });
-    throw error;
+  if (status === 'RUNNING') {
+    await patiently(() => sweep.cancel(), undefined, serverGone);
+    asked.sweep = true;
   }
+  const first = await cancelRunning();
+  asked.sessions = first.length;
+  return whileClosing(async () => {
+    await Promise.all(first.map(closed));
+    if (status === 'RUNNING') await closed(id);
+    const stragglers = await cancelRunning();
+    asked.sessions += stragglers.length;
+    await Promise.all(stragglers.map(closed));
+    return { ...asked };
+  });
 }
 
 /**
@@ -107,21 +109,22 @@ export async function cancelRun(runDir: string, port: number, say: (line: string
   if (!running) return cancelHere(runDir, port, say);
   // The command running the run may end (and stop its server) meanwhile: then nothing runs it any more, and the rest is cancelled here.
   const serverGone = () => runningDevServer(database) !== running;
+  const asked = { sweep: false, sessions: 0 };
   try {
-    return await cancelOn({ address: running, namespace: 'default' }, config, serverGone);
-  } catch (error) {
-    const before = error instanceof ServerStopped ? error.cancelled : { sweep: false, sessions: 0 };
-    const after = await cancelHere(runDir, port, say);
-    return { sweep: before.sweep || after.sweep, sessions: before.sessions + after.sessions };
+    return await cancelOn({ address: running, namespace: 'default' }, config, { serverGone, asked });
+  } catch {
+    // Its server stopped mid-cancel (a call failed while it shut down, or after): what was asked stands.
+    const after = await cancelHere(runDir, port, say, LOCK_PATIENCE_MS);
+    return { sweep: asked.sweep || after.sweep, sessions: asked.sessions + after.sessions };
   }
 }
 
-async function cancelOn(target: TemporalTarget, config: SweepConfig, serverGone?: () => boolean): Promise<Cancelled> {
+async function cancelOn(target: TemporalTarget, config: SweepConfig, options: CancelOptions = {}): Promise<Cancelled> {
   installQuietRuntime();
   try {
-    const connection = await connectClient(target, undefined, serverGone && GRPC_ATTEMPTS_WHILE_WATCHED);
+    const connection = await connectClient(target, undefined, options.serverGone && GRPC_ATTEMPTS_WHILE_WATCHED);
     try {
-      return await cancelSweep(new Client({ connection, namespace: target.namespace }), config, { serverGone });
+      return await cancelSweep(new Client({ connection, namespace: target.namespace }), config, options);
     } finally {
       await connection.close();
     }
@@ -130,12 +133,16 @@ async function cancelOn(target: TemporalTarget, config: SweepConfig, serverGone?
   }
 }
 
-/** With nothing running the run: its embedded server started on its state, with workers, unless it has none (a complete run). */
-async function cancelHere(runDir: string, port: number, say: (line: string) => void): Promise<Cancelled> {
+/**
+ * With nothing running the run: its embedded server started on its state, with
+ * workers, unless it has none (a complete run). The run's lock is waited for
+ * up to `lockPatienceMs` while a live command holds it.
+ */
+async function cancelHere(runDir: string, port: number, say: (line: string) => void, lockPatienceMs = 0): Promise<Cancelled> {
   const store = openRunStore(runDir);
   const { config } = await readManifest(store);
   if (!existsSync(embeddedDatabase(store))) return { sweep: false, sessions: 0 };
-  const lock = await store.lock((line) => say(`allocbench: ${line}`));
+  const lock = await lockWithin(store, lockPatienceMs, (line) => say(`allocbench: ${line}`));
   try {
     // The cancels are asked before any worker runs, so no session takes another step first.
     return await withRunTemporal(store, null, { port, say }, ({ client, target }) =>
@@ -143,5 +150,18 @@ async function cancelHere(runDir: string, port: number, say: (line: string) => v
     );
   } finally {
     await lock.release();
+  }
+}
+
+/** The run's lock, asked again every quarter second while a live command holds it, for up to `patienceMs`. */
+async function lockWithin(store: RunStore, patienceMs: number, note: (line: string) => void): Promise<RunLock> {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    try {
+      return await store.lock(note);
+    } catch (error) {
+      if (!(error instanceof RunLockedError) || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
