@@ -1,38 +1,22 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { FAMILY_NAMES } from '../core/families/family.js';
 import { DEFAULT_CUT } from '../core/policies/optimal-dp.js';
 import { optimalRealized, recipeOf } from '../core/policies/optimal.js';
 import { decodeClasses } from '../core/session/compact-codes.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
-import { readJsonIfExists, writeJsonAtomic } from '../run-store/json-files.js';
 import type { LoadedSession } from './load/load-runs.js';
+import { valuesPerStream, type CacheOptions } from './stream-values-cache.js';
 
 /*
  * policy/optimal's net on each session's stream: the denominator of the online
  * Score (core/metrics/online-metrics.ts). The policy is deterministic given the
  * stream, so its net is computed here, never run as a session. Solving its
- * table takes a minute at T = 60, B = 3, K = 0 and two at B = 5 (npm run
- * bench:dp), so the nets are kept on disk, one file per setting, keyed by the
- * class sequence: a stream already seen never solves again.
+ * table takes 30 CPU-s at T = 60, B = 3, K = 0 and minutes at B = 5 (npm run
+ * bench:dp), so the nets are kept on disk (analysis/stream-values-cache.ts).
  */
 
 /** Bump when policy/optimal's decisions change, so nets computed before are not read. */
 const CACHE_VERSION = 1;
-
-export interface OnlineOptimumOptions {
-  /** Where the nets are kept; null keeps nothing (every call solves). */
-  readonly cacheDir: string | null;
-  /** Told before a table is solved (it may take minutes). */
-  readonly say?: (line: string) => void;
-}
-
-/** ALLOCBENCH_CACHE_DIR, else $XDG_CACHE_HOME/allocbench, else ~/.cache/allocbench. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.ALLOCBENCH_CACHE_DIR) return env.ALLOCBENCH_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'allocbench');
-}
 
 /** What a session's online optimum depends on besides its class sequence. */
 type Setting = Pick<SessionSpec, 'budget' | 'charge' | 'stream'>;
@@ -40,25 +24,6 @@ type Setting = Pick<SessionSpec, 'budget' | 'charge' | 'stream'>;
 function settingName(spec: Setting, horizon: number): string {
   const { hotCount, hotMass, window } = recipeOf(spec.stream);
   return `T${horizon}-B${spec.budget}-K${spec.charge}-N${FAMILY_NAMES.length}-H${hotCount}-m${hotMass}-W${window}-cut${DEFAULT_CUT}`;
-}
-
-const cachePath = (cacheDir: string, name: string) => join(cacheDir, `online-optimum-v${CACHE_VERSION}`, `${name}.json`);
-
-/** A cache file's nets; an unreadable or malformed one counts as empty (it is rewritten). */
-async function readCache(path: string, say: (line: string) => void): Promise<Map<string, number>> {
-  try {
-    const stored = await readJsonIfExists<unknown>(path);
-    if (stored === undefined) return new Map();
-    if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) throw new Error('not an object');
-    const entries = Object.entries(stored);
-    if (entries.some(([classes, net]) => !/^[0-9a-z]+$/.test(classes) || typeof net !== 'number' || !Number.isFinite(net))) {
-      throw new Error('not a map from class sequences to nets');
-    }
-    return new Map(entries as [string, number][]);
-  } catch (error) {
-    say(`online optimum: ignoring the cache ${path} (${(error as Error).message.split('\n')[0]}); it is rewritten`);
-    return new Map();
-  }
 }
 
 /** policy/optimal's nets in the sessions' order (null where its table is out of reach), and the settings it could not solve, with why. */
@@ -76,7 +41,7 @@ export interface OnlineOptima {
  */
 export async function onlineOptima(
   sessions: readonly { readonly spec: Setting; readonly classes: string }[],
-  options: OnlineOptimumOptions,
+  options: CacheOptions,
 ): Promise<OnlineOptima> {
   const say = options.say ?? (() => {});
   const bySetting = new Map<string, number[]>();
@@ -87,23 +52,26 @@ export async function onlineOptima(
   const nets = new Array<number | null>(sessions.length).fill(null);
   const unsolved: { setting: string; sessions: number; reason: string }[] = [];
   for (const [name, indices] of bySetting) {
-    const path = options.cacheDir === null ? null : cachePath(options.cacheDir, name);
-    const known = path ? await readCache(path, say) : new Map<string, number>();
-    const missing = new Set(indices.map((i) => (sessions[i] as (typeof sessions)[number]).classes).filter((c) => !known.has(c)));
-    if (missing.size > 0) {
-      say(`online optimum: solving policy/optimal's table for ${name} (${missing.size} new streams; up to minutes, once per setting)`);
-      const { spec } = sessions[indices[0] as number] as (typeof sessions)[number];
-      const rules = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
-      try {
-        for (const classes of missing) known.set(classes, optimalRealized(decodeClasses(classes), rules, recipeOf(spec.stream)).net);
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        unsolved.push({ setting: name, sessions: indices.length, reason: error.message });
-        say(`online optimum: not computed for ${name}: ${error.message}`);
-        continue;
-      }
-      // Read again before writing: another process may have added streams meanwhile.
-      if (path) await writeJsonAtomic(path, Object.fromEntries([...(await readCache(path, say)), ...known]));
+    const { spec } = sessions[indices[0] as number] as (typeof sessions)[number];
+    const rules = { budget: spec.budget, charge: spec.charge, classCount: FAMILY_NAMES.length };
+    let known: ReadonlyMap<string, number>;
+    try {
+      known = await valuesPerStream(
+        `online-optimum-v${CACHE_VERSION}/${name}`,
+        indices.map((i) => (sessions[i] as (typeof sessions)[number]).classes),
+        (missing) => {
+          say(`online optimum: solving policy/optimal's table for ${name} (${missing.size} new streams; up to minutes, once per setting)`);
+          return [...missing].map(
+            (classes) => [classes, optimalRealized(decodeClasses(classes), rules, recipeOf(spec.stream)).net] as const,
+          );
+        },
+        { ...options, say: (line) => say(`online optimum: ${line}`) },
+      );
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      unsolved.push({ setting: name, sessions: indices.length, reason: error.message });
+      say(`online optimum: not computed for ${name}: ${error.message}`);
+      continue;
     }
     for (const i of indices) nets[i] = known.get((sessions[i] as (typeof sessions)[number]).classes) as number;
   }
@@ -113,7 +81,7 @@ export async function onlineOptima(
 /** The loaded sessions with policy/optimal's net on each one's stream where its table is in reach, and those it is not for. */
 export async function withOnlineOptima(
   sessions: readonly LoadedSession[],
-  options: OnlineOptimumOptions,
+  options: CacheOptions,
 ): Promise<{ sessions: LoadedSession[]; unsolved: OnlineOptima['unsolved'] }> {
   const { nets, unsolved } = await onlineOptima(sessions, options);
   return {

@@ -7,7 +7,8 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { armKeyOf, groupByArm } from '../analysis/arms.js';
 import { validity } from '../analysis/stats/decision-rules.js';
-import { onlineOptima, type OnlineOptimumOptions } from '../analysis/online-optimum.js';
+import { onlineOptima } from '../analysis/online-optimum.js';
+import type { CacheOptions } from '../analysis/stream-values-cache.js';
 import { readManifest } from '../run-store/manifest.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import type { RunStore } from '../run-store/run-store.js';
@@ -63,7 +64,7 @@ export interface RunResults {
 export async function onlineOptimaOf(
   store: RunStore,
   summaries: readonly Pick<SummaryCore, 'sessionKey' | 'spec' | 'mechanicalFailure'>[],
-  options: OnlineOptimumOptions,
+  options: CacheOptions,
 ): Promise<Map<string, number>> {
   const scored = summaries.filter((s) => !s.mechanicalFailure && s.spec.rung !== 'R3');
   const streams = await Promise.all(
@@ -139,7 +140,7 @@ export function cellResults(
  * Temporal. With `online`, each cell is also measured against policy/optimal on
  * its streams (which may solve its table: minutes the first time per setting).
  */
-export async function readRunResults(runDir: string, online?: OnlineOptimumOptions): Promise<RunResults> {
+export async function readRunResults(runDir: string, online?: CacheOptions): Promise<RunResults> {
   const store = openRunStore(runDir);
   const manifest = await readManifest(store);
   const specs = expandSweep(manifest.config);

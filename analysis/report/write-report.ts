@@ -7,7 +7,9 @@ import { openRunStore } from '../../run-store/open-run-store.js';
 import type { TranscriptRecord } from '../../run-store/transcript.js';
 import type { Stream } from '../../core/stream/stream.js';
 import { groupArms, type Arm } from '../arms.js';
-import { defaultCacheDir, withOnlineOptima, type OnlineOptimumOptions } from '../online-optimum.js';
+import { withOnlineOptima } from '../online-optimum.js';
+import { withBayesComparator } from '../stats/bayes-comparator.js';
+import { defaultCacheDir, type CacheOptions } from '../stream-values-cache.js';
 import {
   coreFirstSightSpec,
   economicSpec,
@@ -230,13 +232,14 @@ const transcriptFile = (runName: string, dir: string) => `${runName}__${dir}.htm
  * `allocbench analyze`: the paper's tables (Markdown, CSV, LaTeX), figures
  * (SVG, PNG) and an offline index.html linking a readable view of every
  * session's transcript. What was left out, and why, is written next to them.
- * `online` says where policy/optimal's nets on the sessions' streams are kept
- * (the online Score's denominator).
+ * `cache` says where the values computed from the sessions' streams are kept
+ * (policy/optimal's nets, the online Score's denominator; what policy/bayes
+ * collects, the competence gate's comparator).
  */
 export async function writeReport(
   dirs: readonly string[],
   outDir: string,
-  online: OnlineOptimumOptions = { cacheDir: defaultCacheDir() },
+  cache: CacheOptions = { cacheDir: defaultCacheDir() },
 ): Promise<ReportSummary> {
   // Training runs of the RL study (rl/) give their curves; every other directory is a run directory, or holds some.
   const trainingExclusions: Exclusion[] = [];
@@ -245,12 +248,12 @@ export async function writeReport(
   );
   const runDirs = dirs.filter((dir) => !isTrainingDir(dir));
   const read = runDirs.length > 0 ? await loadRuns(runDirs) : { runs: [], sessions: [], exclusions: [] };
-  const measured = await withOnlineOptima(read.sessions, online);
+  const measured = await withOnlineOptima(read.sessions, cache);
   const unsolved = measured.unsolved.map((u) => ({
     what: `online Score of ${u.sessions} sessions at ${u.setting}`,
     reason: `policy/optimal's table is out of reach (${u.reason})`,
   }));
-  const loaded = { ...read, sessions: measured.sessions, exclusions: [...read.exclusions, ...unsolved] };
+  const loaded = { ...read, sessions: await withBayesComparator(measured.sessions, cache), exclusions: [...read.exclusions, ...unsolved] };
   if (loaded.sessions.length === 0 && training.length === 0) {
     const why = [...loaded.exclusions, ...trainingExclusions]
       .slice(0, 3)

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { resolveRunLocation } from '../../run-store/run-location.js';
 import type { Command } from 'commander';
-import { defaultCacheDir } from '../../analysis/online-optimum.js';
+import { defaultCacheDir } from '../../analysis/stream-values-cache.js';
 import { toJsonRows } from '../../analysis/tables/render-table.js';
 import { printJson } from '../format.js';
 

@@ -11,7 +11,7 @@ import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
 import { estimateSweep } from '../cost-estimate.js';
 import { IncompleteRunError, SweepCancelledError } from '../exit-status.js';
 import { printJson, table } from '../format.js';
-import { defaultCacheDir } from '../../analysis/online-optimum.js';
+import { defaultCacheDir } from '../../analysis/stream-values-cache.js';
 import { resultsTable, runJson } from '../print-results.js';
 import { readRunResults } from '../run-results.js';
 import { runSweep } from '../sweep-runner.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
-import { defaultCacheDir } from '../../analysis/online-optimum.js';
+import { defaultCacheDir } from '../../analysis/stream-values-cache.js';
 
 function portOf(text: string): number {
   const port = Number(text);

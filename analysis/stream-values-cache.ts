@@ -1,0 +1,67 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { readJsonIfExists, writeJsonAtomic } from '../run-store/json-files.js';
+
+/*
+ * Values a policy reaches on a session's stream, computed from the stream
+ * alone and kept on disk: policy/optimal's net (the online Score's
+ * denominator, analysis/online-optimum.ts) and what policy/bayes collects (the
+ * competence gate's comparator, analysis/stats/bayes-comparator.ts). Each
+ * needs a table that takes seconds to minutes to solve, so values are kept one
+ * file per kind and setting, keyed by the class sequence: a stream already
+ * seen is never solved again, by this process or any other.
+ */
+
+export interface CacheOptions {
+  /** Where the values are kept; null keeps nothing (every call solves). */
+  readonly cacheDir: string | null;
+  /** Told before a table is solved (it may take minutes), and of a cache file it ignores. */
+  readonly say?: (line: string) => void;
+}
+
+/** ALLOCBENCH_CACHE_DIR, else $XDG_CACHE_HOME/allocbench, else ~/.cache/allocbench. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.ALLOCBENCH_CACHE_DIR) return env.ALLOCBENCH_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'allocbench');
+}
+
+/** A cache file's values; an unreadable or malformed one counts as empty (it is rewritten). */
+async function readCache(path: string, say: (line: string) => void): Promise<Map<string, number>> {
+  try {
+    const stored = await readJsonIfExists<unknown>(path);
+    if (stored === undefined) return new Map();
+    if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) throw new Error('not an object');
+    const entries = Object.entries(stored);
+    if (entries.some(([classes, value]) => !/^[0-9a-z]+$/.test(classes) || typeof value !== 'number' || !Number.isFinite(value))) {
+      throw new Error('not a map from class sequences to numbers');
+    }
+    return new Map(entries as [string, number][]);
+  } catch (error) {
+    say(`ignoring the cache ${path} (${(error as Error).message.split('\n')[0]}); it is rewritten`);
+    return new Map();
+  }
+}
+
+/**
+ * The value on each of `streams` (class sequences, one base-36 character per
+ * item) for one kind of value at one setting (`file`: `<kind>/<setting>`, the
+ * kind carrying a version bumped when its values change): read from the
+ * cache where there, else computed by `solve` on the streams missing, which
+ * are then added to the cache. `solve`'s error is the caller's (nothing is written).
+ */
+export async function valuesPerStream(
+  file: string,
+  streams: Iterable<string>,
+  solve: (missing: ReadonlySet<string>) => Iterable<readonly [string, number]>,
+  options: CacheOptions,
+): Promise<ReadonlyMap<string, number>> {
+  const say = options.say ?? (() => {});
+  const path = options.cacheDir === null ? null : join(options.cacheDir, `${file}.json`);
+  const known = path ? await readCache(path, say) : new Map<string, number>();
+  const missing = new Set([...streams].filter((classes) => !known.has(classes)));
+  if (missing.size === 0) return known;
+  for (const [classes, value] of solve(missing)) known.set(classes, value);
+  // Read again before writing: another process may have added streams meanwhile.
+  if (path) await writeJsonAtomic(path, Object.fromEntries([...(await readCache(path, say)), ...known]));
+  return known;
+}
