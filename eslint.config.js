@@ -78,7 +78,8 @@ const workflowRules = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'runs/', '.tools/', 'rl/'] },
+  // Not ours to lint: the build, packages, runs, tools, the Python trainer and the S3 test server's environment.
+  { ignores: ['dist/', 'node_modules/', 'runs/', '.tools/', 'rl/', 'infra/s3/.venv/'] },
   ...tseslint.configs.recommended,
   { files: ['core/**/*.ts', 'analysis/stats/**/*.ts'], rules: coreRules },
   { files: ['workflows/**/*.ts'], rules: workflowRules },

@@ -18,7 +18,8 @@ const common = {
   hookTimeout: 120_000,
   // isolated-vm (the R3 sandbox) needs it on Node 20+; test files run in forked processes.
   execArgv: ['--no-node-snapshot'],
-  // policy/optimal's nets (the online Score's denominator) in one cache for every test and the CLI they run, warmed for the panel.
+  // Values computed from streams (policy/optimal's nets, policy/bayes's collection) in one cache for every test and the CLI
+  // they run, policy/optimal's warmed for the panel.
   env: { ALLOCBENCH_CACHE_DIR: ONLINE_TEST_CACHE },
   // Each file's CPU seconds, for npm run test:profile; each file's environment variables undone after it.
   setupFiles: ['test/setup/cpu-per-file.ts', 'test/setup/file-environment.ts'],
@@ -39,7 +40,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ALONE,
           // Before its files: the warm online-optimum cache, a Temporal dev server per worker, the shared fixtures' directory (test/setup/).
-          globalSetup: ['test/online-cache-setup.ts', 'test/setup/temporal-servers.ts', 'test/setup/fixtures-dir.ts'],
+          globalSetup: ['test/setup/before-suite.ts'],
           // Test files side by side: most of an integration file's time is spent waiting on servers, processes and
           // timers, so four forked workers keep two cores busy (docs/testing.md has the measurements).
           // ALLOCBENCH_TEST_WORKERS sets another count (a machine with more cores).

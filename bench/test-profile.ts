@@ -1,6 +1,6 @@
 /*
- * `npm run test:profile`: runs `npm test`'s steps as it does (the S3 server's
- * set-up, the build, then vitest beside the checks and the trainer's tests) and
+ * `npm run test:profile`: runs `npm test`'s steps as it does (the build, then
+ * vitest, whose global set-up installs the S3 server, beside the checks and the trainer's tests) and
  * prints where the time went: each step, each part's wall and CPU seconds,
  * the files' time split into import, set-up (beforeAll/afterAll: servers,
  * workers, fixtures) and tests, the slowest files and tests, and the figure
@@ -33,14 +33,12 @@ const whole = !vitestArgs.some((arg) => !arg.startsWith('-'));
 
 const steps: { name: string; wallS: number; cpuS: number }[] = [];
 if (whole) {
-  for (const script of ['s3:setup', 'build']) {
-    const [began, cpu] = [performance.now(), cpuSeconds().children];
-    const result = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' });
-    steps.push({ name: `npm run ${script}`, wallS: (performance.now() - began) / 1000, cpuS: cpuSeconds().children - cpu });
-    if (result.status !== 0) {
-      process.stderr.write(`test:profile: npm run ${script} failed\n`);
-      process.exit(1);
-    }
+  const [began, cpu] = [performance.now(), cpuSeconds().children];
+  const result = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  steps.push({ name: 'npm run build', wallS: (performance.now() - began) / 1000, cpuS: cpuSeconds().children - cpu });
+  if (result.status !== 0) {
+    process.stderr.write('test:profile: npm run build failed\n');
+    process.exit(1);
   }
 }
 

@@ -8,8 +8,8 @@ import { projectRoot } from './project-root.js';
 
 /*
  * A real S3-compatible server on loopback for the run store's tests and
- * benches: moto's server from infra/s3/.venv (npm run s3:setup, which `npm
- * test` runs first), on a free port. This process and every CLI process it
+ * benches: moto's server from infra/s3/.venv (npm run s3:setup, which the
+ * suite's global set-up runs), on a free port. This process and every CLI process it
  * starts reach it through the standard AWS environment variables, which this sets.
  */
 

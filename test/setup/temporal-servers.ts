@@ -2,14 +2,15 @@ import type { TestProject } from 'vitest/node';
 import { startTestServer } from '../temporal/test-servers.js';
 
 /**
- * Before the suite: one Temporal dev server per vitest worker, shared by the
+ * One Temporal dev server per vitest worker, shared by the
  * test files that worker runs, each file in a namespace of its own
  * (serverForThisFile in test/temporal/harness.ts). A file that stops or
  * restarts its server, or needs server settings of its own, starts its own
  * (ownServerForThisFile). A server per worker rather than one for all: files
- * running at once do not queue on one server's history shard.
+ * running at once do not queue on one server's history shard. Starts them and
+ * hands their addresses to the files; returns what stops them.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export async function startSharedServers(project: TestProject): Promise<() => Promise<void>> {
   const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
   const servers = await Promise.all(Array.from({ length: workers }, () => startTestServer()));
   project.provide(
