@@ -31,6 +31,8 @@ export interface WorkflowHistory {
   readonly steps: readonly StepTiming[];
   /** Every workflow task: from scheduled to completed, in ms (dispatch to the worker plus the workflow's own work). */
   readonly workflowTasks: readonly number[];
+  /** When the server started the chain's first run (epoch ms): the workflow's start as Temporal records it. */
+  readonly startedMs: number;
 }
 
 const eventMs = (event: Event) => Number(event.eventTime?.seconds ?? 0) * 1000 + (event.eventTime?.nanos ?? 0) / 1e6;
@@ -87,6 +89,7 @@ export async function readWorkflowHistories(dbFile: string, workflowIds: readonl
           byType: new Map<string, { events: number; bytes: number }>(),
           steps: [] as StepTiming[],
           workflowTasks: [] as number[],
+          startedMs: NaN,
         };
         let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId;
         while (runId) {
@@ -104,6 +107,8 @@ export async function readWorkflowHistories(dbFile: string, workflowIds: readonl
           }
           history.steps.unshift(...stepTimings(events));
           history.workflowTasks.unshift(...workflowTaskTimings(events));
+          // Runs are read newest first: the last one read is the first.
+          if (events[0]) history.startedMs = eventMs(events[0]);
           runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
         }
         histories.set(workflowId, history);
