@@ -24,7 +24,7 @@ export interface LoadedSession {
   readonly summary: SessionSummary;
   /** policy/optimal's net on the same stream, where computed (analysis/online-optimum.ts). */
   readonly onlineOptimum?: number;
-  /** What policy/bayes collects on the same stream, where N was disclosed and it was computed (analysis/stats/bayes-comparator.ts). */
+  /** What policy/bayes collects on the same stream, for an R0 session that disclosed N (analysis/stats/bayes-comparator.ts). */
   readonly bayesCollected?: number;
 }
 

@@ -22,15 +22,15 @@ function collectedOn(classes: string, spec: Setting): number {
 }
 
 /**
- * The loaded sessions with what the comparator collects on each one's stream
- * where N was disclosed (the comparator knows N). Its table takes seconds per
- * setting, so the values are kept on disk like the online optimum's
- * (analysis/stream-values-cache.ts).
+ * The loaded sessions with what the comparator collects on each one's stream,
+ * for the R0 sessions that disclosed N: the gate judges R0, and the comparator
+ * knows N. Its table takes seconds per setting, so the values are kept on
+ * disk like the online optimum's (analysis/stream-values-cache.ts).
  */
 export async function withBayesComparator(sessions: readonly LoadedSession[], options: CacheOptions): Promise<LoadedSession[]> {
   const bySetting = new Map<string, LoadedSession[]>();
   for (const session of sessions) {
-    if (!session.spec.announceN) continue;
+    if (session.spec.rung !== 'R0' || !session.spec.announceN) continue;
     const name = settingName(session.spec, session.classes.length);
     bySetting.set(name, [...(bySetting.get(name) ?? []), session]);
   }
