@@ -24,8 +24,6 @@ export interface LoadedSession {
   readonly summary: SessionSummary;
   /** policy/optimal's net on the same stream, where computed (analysis/online-optimum.ts). */
   readonly onlineOptimum?: number;
-  /** What policy/bayes collects on the same stream, for an R0 session that disclosed N (analysis/stats/bayes-comparator.ts). */
-  readonly bayesCollected?: number;
 }
 
 /** Something left out of the analysis, and why: the report lists these instead of dropping data silently. */

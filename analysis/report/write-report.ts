@@ -8,7 +8,7 @@ import type { TranscriptRecord } from '../../run-store/transcript.js';
 import type { Stream } from '../../core/stream/stream.js';
 import { groupArms, type Arm } from '../arms.js';
 import { withOnlineOptima } from '../online-optimum.js';
-import { withBayesComparator } from '../stats/bayes-comparator.js';
+import { bayesComparators, type Comparator } from '../bayes-comparator.js';
 import { defaultCacheDir, type CacheOptions } from '../stream-values-cache.js';
 import {
   coreFirstSightSpec,
@@ -89,7 +89,12 @@ function pairedTransfer(arms: readonly Arm[], a: string, b: string): Table[] {
   }
 }
 
-function tablesOf(sessions: readonly LoadedSession[], arms: readonly Arm[], list: readonly Ladder[]): Table[] {
+function tablesOf(
+  sessions: readonly LoadedSession[],
+  arms: readonly Arm[],
+  list: readonly Ladder[],
+  comparators: ReadonlyMap<Arm, Comparator>,
+): Table[] {
   const hasR3 = arms.some((arm) => arm.key.rung === 'R3');
   const economic = economicSurfaceTable(arms);
   const interaction = economicInteractionTable(arms);
@@ -101,7 +106,7 @@ function tablesOf(sessions: readonly LoadedSession[], arms: readonly Arm[], list
           zeroCommitTable(list),
           scoreTable(list),
           onlineScoreTable(list),
-          decisionRulesTable(list),
+          decisionRulesTable(list, comparators),
         ]
       : []),
     cellTable(arms),
@@ -253,7 +258,7 @@ export async function writeReport(
     what: `online Score of ${u.sessions} sessions at ${u.setting}`,
     reason: `policy/optimal's table is out of reach (${u.reason})`,
   }));
-  const loaded = { ...read, sessions: await withBayesComparator(measured.sessions, cache), exclusions: [...read.exclusions, ...unsolved] };
+  const loaded = { ...read, sessions: measured.sessions, exclusions: [...read.exclusions, ...unsolved] };
   if (loaded.sessions.length === 0 && training.length === 0) {
     const why = [...loaded.exclusions, ...trainingExclusions]
       .slice(0, 3)
@@ -264,7 +269,7 @@ export async function writeReport(
   for (const sub of ['tables', 'figures', 'sessions']) await mkdir(join(outDir, sub), { recursive: true });
   const arms = groupArms(loaded.sessions);
   const list = ladders(arms);
-  const tables = loaded.sessions.length > 0 ? tablesOf(loaded.sessions, arms, list) : [];
+  const tables = loaded.sessions.length > 0 ? tablesOf(loaded.sessions, arms, list, await bayesComparators(list, cache)) : [];
   // The per-seed table is long: written as files and linked, not shown on the page.
   const perSeed = loaded.sessions.length > 0 ? perSeedTable(arms) : null;
   for (const table of perSeed ? [...tables, perSeed] : tables) await writeTableFiles(join(outDir, 'tables'), table);

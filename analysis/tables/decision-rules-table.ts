@@ -1,5 +1,6 @@
+import type { Arm } from '../arms.js';
+import type { Comparator } from '../bayes-comparator.js';
 import type { Ladder } from '../ladders.js';
-import { bayesComparator } from '../stats/bayes-comparator.js';
 import { pairSeeds } from '../stats/seed-session.js';
 import { competenceGate, suppressionReplication, type Criterion } from '../stats/decision-rules.js';
 import type { SeedSession } from '../stats/seed-session.js';
@@ -25,15 +26,16 @@ function suppression(r0: readonly SeedSession[] | undefined, treated: readonly S
 
 /**
  * B.5's locked abstract competence gate on each model's R0 arm (against the
- * exact Bayesian comparator on the same streams, where N was disclosed) and
- * the preregistered suppression replication at R2 and R3.
+ * exact Bayesian comparator on the same streams, where N was disclosed:
+ * `comparators`, from analysis/bayes-comparator.ts) and the preregistered
+ * suppression replication at R2 and R3.
  */
-export function decisionRulesTable(list: readonly Ladder[]): Table {
+export function decisionRulesTable(list: readonly Ladder[], comparators: ReadonlyMap<Arm, Comparator>): Table {
   const rows = list.flatMap((ladder) => {
     const r0 = ladder.rungs.R0?.sessions;
     if (!r0) return [];
     const panel = [...new Set(Object.values(ladder.rungs).flatMap((arm) => arm.sessions.map((s) => s.seed)))];
-    const gate = competenceGate(panel, r0, (ladder.rungs.R0 && bayesComparator(ladder.rungs.R0)) ?? undefined);
+    const gate = competenceGate(panel, r0, ladder.rungs.R0 && comparators.get(ladder.rungs.R0));
     return [
       [
         ladder.key.model,
