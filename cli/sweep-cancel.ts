@@ -22,6 +22,9 @@ const GRPC_ATTEMPTS_WHILE_WATCHED = 3;
  */
 const LOCK_PATIENCE_MS = 60_000;
 
+/** How long a cancel whose call failed waits to see the server it used gone, before taking the failure as the answer. */
+const SERVER_GONE_MS = 15_000;
+
 /** What a cancel found running: the sweep's workflow, and sessions of it. */
 export interface Cancelled {
   readonly sweep: boolean;
@@ -112,8 +115,10 @@ export async function cancelRun(runDir: string, port: number, say: (line: string
   const asked = { sweep: false, sessions: 0 };
   try {
     return await cancelOn({ address: running, namespace: 'default' }, config, { serverGone, asked });
-  } catch {
-    // Its server stopped mid-cancel (a call failed while it shut down, or after): what was asked stands.
+  } catch (error) {
+    // A call that fails while the server shuts down can fail before its files are gone: give them a moment.
+    if (!(await within(SERVER_GONE_MS, serverGone))) throw error;
+    // Its server stopped mid-cancel: what was asked stands, and the rest is cancelled here.
     const after = await cancelHere(runDir, port, say, LOCK_PATIENCE_MS);
     return { sweep: asked.sweep || after.sweep, sessions: asked.sessions + after.sessions };
   }
@@ -153,6 +158,18 @@ async function cancelHere(runDir: string, port: number, say: (line: string) => v
   }
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether `condition` holds within `ms`, asked every quarter second. */
+async function within(ms: number, condition: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() >= deadline) return false;
+    await pause(250);
+  }
+  return true;
+}
+
 /** The run's lock, asked again every quarter second while a live command holds it, for up to `patienceMs`. */
 async function lockWithin(store: RunStore, patienceMs: number, note: (line: string) => void): Promise<RunLock> {
   const deadline = Date.now() + patienceMs;
@@ -161,7 +178,7 @@ async function lockWithin(store: RunStore, patienceMs: number, note: (line: stri
       return await store.lock(note);
     } catch (error) {
       if (!(error instanceof RunLockedError) || Date.now() >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await pause(250);
     }
   }
 }
