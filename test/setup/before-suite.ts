@@ -5,22 +5,27 @@ import { installS3Server } from './s3-server-install.js';
 import { startSharedServers } from './temporal-servers.js';
 
 /**
- * The suite's global set-up, its slow parts side by side: the S3 server's
- * install (a child process) runs while the Temporal dev servers start and this
- * thread then solves the online-optimum cache, so on a fresh machine the
- * install takes the core the solve leaves. Returns what undoes it after the suite.
+ * The suite's global set-up. The S3 server's install (a child process) runs
+ * while the Temporal servers start and then while this thread solves the
+ * online-optimum cache, so on a fresh machine the install takes the core the
+ * solve leaves. Returns what undoes it all after the suite; on a failure,
+ * undoes it before throwing.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const removeFixtures = makeFixturesDir(project);
-  const installing = installS3Server();
+  // Its failure is held, not thrown, until what else was started is stopped.
+  const installing = installS3Server().then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
   let stopServers: (() => Promise<void>) | undefined;
   try {
-    // Started before the solve, which holds this thread: the servers come up while it runs.
     stopServers = await startSharedServers(project);
     await warmOnlineCache();
-    await installing;
+    const failed = await installing;
+    if (failed) throw failed.error;
   } catch (error) {
-    await installing.catch(() => undefined);
+    await installing;
     await stopServers?.();
     removeFixtures();
     throw error;

@@ -12,7 +12,14 @@ import { startTestServer } from '../temporal/test-servers.js';
  */
 export async function startSharedServers(project: TestProject): Promise<() => Promise<void>> {
   const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
-  const servers = await Promise.all(Array.from({ length: workers }, () => startTestServer()));
+  const started = await Promise.allSettled(Array.from({ length: workers }, () => startTestServer()));
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    // The ones that did start are stopped before the failure is told.
+    await Promise.all(servers.map(({ server }) => server.stop()));
+    throw failed.reason;
+  }
   project.provide(
     'temporalServers',
     servers.map(({ server }) => server.address),

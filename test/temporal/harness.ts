@@ -53,7 +53,7 @@ function forThisFile(start: () => Promise<{ server: DevServer; dir: string }>): 
 
 /**
  * The test file's Temporal: a namespace of its own on the dev server its vitest
- * worker shares with the other files it runs (test/setup/temporal-servers.ts).
+ * worker shares with the other files it runs (started by test/setup/temporal-servers.ts).
  * Every Temporal test gets its server here, unless it stops or restarts the
  * server, kills workers, or needs server settings of its own: then
  * ownServerForThisFile.
@@ -62,7 +62,7 @@ export function serverForThisFile(): TestTemporal {
   return forThisFile(async () => {
     const servers = inject('temporalServers');
     const address = servers[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % servers.length];
-    if (!address) throw new Error('no shared Temporal server: vitest.config.ts runs test/setup/temporal-servers.ts first');
+    if (!address) throw new Error('no shared Temporal server: vitest.config.ts runs test/setup/before-suite.ts first');
     const file = basename(expect.getState().testPath ?? 'test', '.test.ts');
     const namespace = `${file}-${process.pid}`;
     await createNamespace(address, namespace);
