@@ -56,7 +56,7 @@ interface Result {
   readonly turnsPerSecond: number;
   /** From the first session's start to the last one's: the ramp up, which a run's span includes. */
   readonly startSpreadSeconds: number;
-  /** The same spread by the server's start of each session's workflow: the rest of startSpreadSeconds is the wait for its first workflow task. */
+  /** The spread of the server's start of each session's workflow (its history's first event), measured beside startSpreadSeconds. */
   readonly serverStartSpreadSeconds: number;
   /**
    * Where the limit's slot-time went that no call used, as shares of the
@@ -79,6 +79,9 @@ interface Result {
   /** What the run leaves on disk: the run store's files (sessions, streams, manifest) and Temporal's SQLite file with its WAL. */
   readonly bytes: { readonly runStore: number; readonly temporal: number };
 }
+
+/** Last minus first of epoch-ms times, in seconds (0 for none). */
+const spreadSeconds = (times: readonly number[]) => (times.length > 0 ? (Math.max(...times) - Math.min(...times)) / 1000 : 0);
 
 /** Bytes of every file under a directory. */
 function bytesUnder(dir: string): number {
@@ -163,7 +166,7 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
     turns,
     turnsPerSecond: turns / ((last - first) / 1000),
     startSpreadSeconds: (lastStart - first) / 1000,
-    serverStartSpreadSeconds: (Math.max(...histories.map((h) => h.startedMs)) - Math.min(...histories.map((h) => h.startedMs))) / 1000,
+    serverStartSpreadSeconds: spreadSeconds(histories.map((h) => h.startedMs).filter(Number.isFinite)),
     lost,
     loadAverage: [loadBefore, loadAfter],
     cpuMsPerTurn: { process: (1000 * processCpu) / turns, main: (1000 * mainCpu) / turns, server: (1000 * serverCpu) / turns },
