@@ -28,12 +28,12 @@ export async function bayesComparators(list: readonly Ladder[], cache: CacheOpti
   for (const arm of list.flatMap((ladder) => (ladder.rungs.R0 ? [ladder.rungs.R0] : []))) {
     if (!arm.key.announceN) continue;
     const { budget, charge } = arm.key;
-    const horizons = new Set(arm.loaded.map((session) => session.classes.length));
-    const values = new Map<string, number>();
-    for (const horizon of horizons) {
+    const comparator = new Map<number, number>();
+    for (const horizon of new Set(arm.loaded.map((session) => session.classes.length))) {
+      const sessions = arm.loaded.filter((session) => session.classes.length === horizon);
       const known = await valuesPerStream(
         `bayes-collected-v${CACHE_VERSION}/T${horizon}-B${budget}-K${charge}-N${FAMILY_NAMES.length}-alpha${ALPHA}`,
-        arm.loaded.filter((session) => session.classes.length === horizon).map((session) => session.classes),
+        sessions.map((session) => session.classes),
         (missing) =>
           [...missing].map(
             (classes) =>
@@ -44,9 +44,9 @@ export async function bayesComparators(list: readonly Ladder[], cache: CacheOpti
           ),
         { ...cache, say: (line) => cache.say?.(`bayes comparator: ${line}`) },
       );
-      for (const [classes, value] of known) values.set(classes, value);
+      for (const session of sessions) comparator.set(session.spec.seed, known.get(session.classes) as number);
     }
-    comparators.set(arm, new Map(arm.loaded.map((session) => [session.spec.seed, values.get(session.classes) as number])));
+    comparators.set(arm, comparator);
   }
   return comparators;
 }

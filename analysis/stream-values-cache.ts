@@ -6,7 +6,7 @@ import { readJsonIfExists, writeJsonAtomic } from '../run-store/json-files.js';
  * Values a policy reaches on a session's stream, computed from the stream
  * alone and kept on disk: policy/optimal's net (the online Score's
  * denominator, analysis/online-optimum.ts) and what policy/bayes collects (the
- * competence gate's comparator, analysis/stats/bayes-comparator.ts). Each
+ * competence gate's comparator, analysis/bayes-comparator.ts). Each
  * needs a table that takes seconds to minutes to solve, so values are kept one
  * file per kind and setting, keyed by the class sequence: a stream already
  * seen is never solved again, by this process or any other.

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { readManifest } from '../run-store/manifest.js';
@@ -158,14 +159,12 @@ async function cancelHere(runDir: string, port: number, say: (line: string) => v
   }
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Whether `condition` holds within `ms`, asked every quarter second. */
 async function within(ms: number, condition: () => boolean): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() >= deadline) return false;
-    await pause(250);
+    await sleep(250);
   }
   return true;
 }
@@ -178,7 +177,7 @@ async function lockWithin(store: RunStore, patienceMs: number, note: (line: stri
       return await store.lock(note);
     } catch (error) {
       if (!(error instanceof RunLockedError) || Date.now() >= deadline) throw error;
-      await pause(250);
+      await sleep(250);
     }
   }
 }
