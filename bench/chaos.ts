@@ -27,7 +27,6 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
@@ -38,6 +37,7 @@ import type { SessionSummary } from '../run-store/session-summary.js';
 import { startDevServer, type DevServer } from '../infra/dev-server.js';
 import { freePort, freeServerPort } from '../infra/ports.js';
 import { startS3Server } from '../infra/s3-server.js';
+import { cliPath } from '../infra/project-root.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -53,7 +53,7 @@ const killEverySeconds = Number(values['kill-every']);
 /** How long after its serving a reply may still be on its way into the run store (an activity's result, a record written). */
 const IN_FLIGHT_MS = 1000;
 
-const main = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const main = cliPath();
 const work = mkdtempSync(join(tmpdir(), 'allocbench-chaos-'));
 const s3 = values.store === 's3' ? await startS3Server() : undefined;
 const bucket = s3 ? await s3.bucket('chaos') : undefined;

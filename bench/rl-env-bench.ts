@@ -8,9 +8,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { RlEnvironment } from '../cli/rl-env-protocol.js';
+import { cliPath } from '../infra/project-root.js';
 
 const SEEDS = 25;
 const ROLLOUTS = 4;
@@ -50,7 +50,7 @@ async function inProcess(): Promise<{ decisions: number; ms: number }> {
 }
 
 async function overStdio(): Promise<{ decisions: number; ms: number }> {
-  const main = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  const main = cliPath();
   const child = spawn(process.execPath, ['--no-node-snapshot', main, 'rl-env'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const send = async (request: object) => {

@@ -166,10 +166,15 @@ function worstSession(spec: SessionSpec, stream: Stream): SessionEstimate {
 export async function estimateSweep(config: SweepConfig): Promise<CellEstimate[]> {
   const cells = new Map<string, CellEstimate>();
   const typicalPolicy = commitAtK(2);
+  // A seed's stream is read once, not once per model, rung and arm that plays it.
+  const streams = new Map<string, Promise<Stream>>();
   for (const spec of expandSweep(config)) {
     const model = agentName(spec.model, spec.agent?.builder.model ?? null);
     const key = `${model}|${spec.rung}`;
-    const stream = await streamForSpec(spec);
+    const streamKey = `${spec.seed}|${spec.streams ?? JSON.stringify(spec.stream)}`;
+    const read = streams.get(streamKey) ?? streamForSpec(spec);
+    streams.set(streamKey, read);
+    const stream = await read;
     const typical = estimateSession(
       spec,
       stream,

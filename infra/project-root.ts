@@ -12,3 +12,8 @@ export function projectRoot(): string {
   }
   return dir;
 }
+
+/** The `allocbench` command as built (infra/bundle-cli.ts): what package.json's bin names, and what a process that runs the CLI starts. */
+export function cliPath(): string {
+  return join(projectRoot(), 'dist', 'bin', 'allocbench.js');
+}

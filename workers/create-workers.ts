@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { createModelActivities } from '../activities/model-activities.js';
@@ -41,8 +40,8 @@ export interface WorkerSetup {
 
 /** The workflow entry point: compiled JS under dist/, TypeScript when run from source (tests). */
 export function workflowsPath(): string {
-  const compiled = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
-  return existsSync(compiled) ? compiled : compiled.replace(/\.js$/, '.ts');
+  const compiled = join(projectRoot(), 'dist', 'workflows', 'index.js');
+  return existsSync(compiled) ? compiled : join(projectRoot(), 'workflows', 'index.ts');
 }
 
 /** The workflow code bundled by `npm run build` (workers/bundle-workflows.ts); tests run from source use it too. */

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { projectRoot } from '../../infra/project-root.js';
 import type { DecisionRecord } from '../../core/session/session-record.js';
 import type { SummaryCore } from '../run-results.js';
 import type { OptimumSetting, TurnOptimum } from './turn-optimum.js';
@@ -73,7 +75,7 @@ export class OptimumJobs {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./optimum-worker.js', import.meta.url), { execArgv: [] });
+    const worker = new Worker(join(projectRoot(), 'dist', 'cli', 'viewer', 'optimum-worker.js'), { execArgv: [] });
     worker.unref();
     worker.on('message', (message: { id: number; result?: unknown; error?: string }) => {
       this.waiting.get(message.id)?.(message);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cliPath } from '../../infra/project-root.js';
 
 /** A run's report as the viewer knows it. */
 export type ReportState =
@@ -10,7 +10,6 @@ export type ReportState =
   | { readonly state: 'built'; readonly at: string; readonly dir: string; readonly line: string }
   | { readonly state: 'failed'; readonly at: string; readonly line: string };
 
-const CLI = fileURLToPath(new URL('../main.js', import.meta.url));
 
 /**
  * The report's tables and figures, made by `allocbench analyze` itself (the
@@ -31,7 +30,7 @@ export class ReportBuilds {
     if (this.state(location).state === 'building') return;
     const dir = join(this.cacheDir, 'viewer-reports', createHash('sha256').update(location).digest('hex').slice(0, 16));
     this.states.set(location, { state: 'building', since: new Date().toISOString() });
-    const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'analyze', location, '--out', dir], {
+    const child = spawn(process.execPath, ['--no-node-snapshot', cliPath(), 'analyze', location, '--out', dir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import { sessionDirName } from '../../core/sweep/session-spec.js';
+import { projectRoot } from '../../infra/project-root.js';
 import type { CellResult } from '../run-results.js';
 import { OptimumJobs } from './optimum-jobs.js';
 import { comparePage, type CompareSide } from './pages/compare-page.js';
@@ -29,7 +29,7 @@ export interface ViewerOptions {
   readonly cacheDir: string;
 }
 
-const ASSETS = fileURLToPath(new URL('../../../cli/viewer/assets/', import.meta.url));
+const ASSETS = join(projectRoot(), 'cli', 'viewer', 'assets');
 const HIGHLIGHT_CSS = createRequire(import.meta.url).resolve('highlight.js/styles/github.css');
 const TYPES: Record<string, string> = {
   '.css': 'text/css',

@@ -23,7 +23,7 @@ class EnvError(RuntimeError):
 
 
 def default_command() -> list[str]:
-    main = REPO / "dist" / "cli" / "main.js"
+    main = REPO / "dist" / "bin" / "allocbench.js"
     if not main.exists():
         raise EnvError(f"the environment {main} is missing: run npm run build in {REPO}")
     return ["node", "--no-node-snapshot", str(main), "rl-env"]

@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", required=True, help="the run's YAML config")
     parser.add_argument("--out", required=True, help="the run directory (rerun to resume)")
     parser.add_argument("--force-gate", action="store_true", help="train on when the step-0 gate fails")
-    parser.add_argument("--env-command", help="the environment's command line (default: node dist/cli/main.js rl-env)")
+    parser.add_argument("--env-command", help="the environment's command line (default: node dist/bin/allocbench.js rl-env)")
     args = parser.parse_args(argv)
     log = lambda text: print(text, flush=True)  # noqa: E731
     try:

@@ -2,9 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../infra/project-root.js';
+import { cliPath, projectRoot } from '../../infra/project-root.js';
 import { runLayout } from '../../run-store/run-layout.js';
 import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { ENV_DEFAULTS } from '../../cli/env-defaults.js';
@@ -142,8 +141,7 @@ describe('analyze --json and status --watch', () => {
     const summary = runLayout.summary(runDir, spec!);
     const kept = readFileSync(summary);
     rmSync(summary);
-    const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-    const child = spawn(process.execPath, [main, 'status', runDir, '--watch', '--interval', '0.2', '--json'], {
+    const child = spawn(process.execPath, [cliPath(), 'status', runDir, '--watch', '--interval', '0.2', '--json'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const lines: string[] = [];

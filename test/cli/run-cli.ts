@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { ENV_DEFAULTS } from '../../cli/env-defaults.js';
+import { cliPath } from '../../infra/project-root.js';
 
-const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const main = cliPath();
 
 /**
  * Runs the built CLI (npm test builds it first) and returns its exit code and

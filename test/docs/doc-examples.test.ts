@@ -2,13 +2,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CommanderError, type Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { buildProgram } from '../../cli/program.js';
 import { ENV_DEFAULTS } from '../../cli/env-defaults.js';
-import { projectRoot } from '../../infra/project-root.js';
+import { cliPath, projectRoot } from '../../infra/project-root.js';
 import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { writeDecisionSeed } from '../importer/authors-format.js';
 import { runCliWith } from '../cli/run-cli.js';
@@ -28,7 +27,7 @@ import { docExamples, type DocExample } from './doc-examples.js';
  */
 
 const root = projectRoot();
-const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const main = cliPath();
 const packageScripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 /** What the examples' shell knows: `npx allocbench` is the built CLI; `npm` is noted, not run. */

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { cliPath } from '../../infra/project-root.js';
 
-const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const main = cliPath();
 
 /** Starts the built CLI as its own process group (so a test can kill it together with its children). */
 export function startCli(args: readonly string[], env: Record<string, string> = {}): ChildProcess & { output: () => string } {

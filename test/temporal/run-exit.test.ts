@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import { readManifest } from '../../run-store/manifest.js';
 import { runCliWith } from '../cli/run-cli.js';
 import { serverForThisFile, summaryOf } from './harness.js';
+import { cliPath } from '../../infra/project-root.js';
 
 /*
  * How a run ends when it cannot finish: sessions that did not complete give
@@ -51,11 +51,18 @@ describe('a run that cannot finish', () => {
 
   it('stops at a full disk (a file-size limit) with one line naming the file, exit 2, and what was recorded stays readable', async () => {
     const out = join(dir, 'full');
-    const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
     // 24 KiB per file: the manifest and the stream fit, the transcript fills within a few turns.
     const limited = spawnSync(
       'bash',
-      ['-c', 'ulimit -f 24 && exec "$@"', 'bash', process.execPath, '--no-node-snapshot', main, ...run('policy/commit-at-99', out, '2000')],
+      [
+        '-c',
+        'ulimit -f 24 && exec "$@"',
+        'bash',
+        process.execPath,
+        '--no-node-snapshot',
+        cliPath(),
+        ...run('policy/commit-at-99', out, '2000'),
+      ],
       { encoding: 'utf8', env: { ...process.env, ...env() }, timeout: 90_000 },
     );
     expect(limited.signal, 'the run hung at the full disk').toBeNull();

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,11 +15,12 @@ import { runLayout } from '../../run-store/run-layout.js';
 import { turnOptima } from '../../cli/viewer/turn-optimum.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { serverForThisFile, summaryOf, sweepOn } from '../temporal/harness.js';
+import { cliPath } from '../../infra/project-root.js';
 
 /** Debian's chromium (installed by .ci/run); CI sets ALLOCBENCH_REQUIRE_BROWSER so these cannot skip there. */
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const required = process.env.ALLOCBENCH_REQUIRE_BROWSER === '1';
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = cliPath();
 const UI = 'http://127.0.0.1:18233';
 
 const temporal = serverForThisFile();
