@@ -10,7 +10,6 @@ export type ReportState =
   | { readonly state: 'built'; readonly at: string; readonly dir: string; readonly line: string }
   | { readonly state: 'failed'; readonly at: string; readonly line: string };
 
-
 /**
  * The report's tables and figures, made by `allocbench analyze` itself (the
  * same renderers, in a process of its own: it reads every summary of the run,
