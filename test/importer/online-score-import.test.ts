@@ -1,27 +1,25 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readSourceStream } from '../../run-store/stream-source.js';
 import { optimalRealized } from '../../core/policies/optimal.js';
 import { classSequence } from '../../core/stream/stream.js';
-import { runCli } from '../cli/run-cli.js';
 import { HAVE_PAPER_RUNS, NO_PAPER_RUNS, PAPER_RUNS } from '../paper-artifacts.js';
+import { paperReport } from '../paper-import.js';
 import { parseCsv } from '../paper-values/paper-values.js';
-
-const ARMS = ['urn_haiku_n-announced', 'claim_solver_code_haiku_n-announced', 'economic_surface_haiku'];
 
 describe.skipIf(!HAVE_PAPER_RUNS)(
   `the online Score of imported runs (${HAVE_PAPER_RUNS ? 'shared/paper-artifacts' : NO_PAPER_RUNS})`,
   () => {
-    const dir = mkdtempSync(join(tmpdir(), 'allocbench-online-import-'));
-    const rows = (id: string) => parseCsv(readFileSync(join(dir, 'report', 'tables', `${id}.csv`), 'utf8'));
+    // The report of the whole import that the files reading the paper's runs share (test/paper-import.ts).
+    let report: string;
+    const rows = (id: string) => parseCsv(readFileSync(join(report, 'tables', `${id}.csv`), 'utf8'));
 
-    beforeAll(() => {
-      const imported = runCli('import', ...ARMS.map((arm) => join(PAPER_RUNS, arm)), '--out', join(dir, 'runs'));
-      expect(imported.status, imported.stderr).toBe(0);
-      const analyzed = runCli('analyze', join(dir, 'runs'), '--out', join(dir, 'report'));
-      expect(analyzed.status, analyzed.stderr).toBe(0);
+    beforeAll(async () => {
+      const shared = await paperReport();
+      expect(shared.imported.status, shared.imported.stderr).toBe(0);
+      expect(shared.analyzed.status, shared.analyzed.stderr).toBe(0);
+      report = shared.report;
     });
 
     it("measures each imported session against policy/optimal on the authors' stream it was played on", async () => {
