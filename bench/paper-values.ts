@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { projectRoot } from '../infra/project-root.js';
+import { cliPath, projectRoot } from '../infra/project-root.js';
 import {
   checkPaperValues,
   GROUPS,
@@ -26,7 +26,7 @@ import {
 } from '../test/paper-values/paper-values.js';
 
 const source = resolve(process.argv[2] ?? join(projectRoot(), '..', 'shared', 'paper-artifacts', 'runs'));
-const main = join(projectRoot(), 'dist', 'cli', 'main.js');
+const main = cliPath();
 const work = mkdtempSync(join(tmpdir(), 'allocbench-paper-values-'));
 
 function cli(...args: string[]): void {

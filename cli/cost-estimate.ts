@@ -13,7 +13,7 @@ import {
   protocolRules,
   startProgress,
 } from '../core/session/turn-protocol.js';
-import { streamForSpec } from '../run-store/stream-store.js';
+import { streamForSpec, streamSource } from '../run-store/stream-store.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import { agentModel, agentName, framingOf, maxOutputTokens, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
@@ -167,14 +167,13 @@ export async function estimateSweep(config: SweepConfig): Promise<CellEstimate[]
   const cells = new Map<string, CellEstimate>();
   const typicalPolicy = commitAtK(2);
   // A seed's stream is read once, not once per model, rung and arm that plays it.
-  const streams = new Map<string, Promise<Stream>>();
+  const streams = new Map<string, Stream>();
   for (const spec of expandSweep(config)) {
     const model = agentName(spec.model, spec.agent?.builder.model ?? null);
     const key = `${model}|${spec.rung}`;
-    const streamKey = `${spec.seed}|${spec.streams ?? JSON.stringify(spec.stream)}`;
-    const read = streams.get(streamKey) ?? streamForSpec(spec);
-    streams.set(streamKey, read);
-    const stream = await read;
+    const streamKey = `${spec.seed}\n${streamSource(spec)}`;
+    const stream = streams.get(streamKey) ?? (await streamForSpec(spec));
+    streams.set(streamKey, stream);
     const typical = estimateSession(
       spec,
       stream,

@@ -8,6 +8,9 @@ import { readSourceStream } from './stream-source.js';
 
 const cache = new Map<string, Stream>();
 
+/** Where a session's stream comes from besides its seed: its streams directory, else the generator's settings. */
+export const streamSource = (spec: Pick<SessionSpec, 'stream' | 'streams'>): string => spec.streams ?? JSON.stringify(spec.stream);
+
 /** The stream a session is meant to play: the generator's, or the one its `streams` directory holds. */
 export function streamForSpec(spec: Pick<SessionSpec, 'seed' | 'stream' | 'streams'>): Promise<Stream> {
   return spec.streams === null ? Promise.resolve(generateStream(spec.seed, spec.stream)) : readSourceStream(spec.streams, spec.seed);
@@ -21,7 +24,7 @@ export function streamForSpec(spec: Pick<SessionSpec, 'seed' | 'stream' | 'strea
  */
 export async function ensureStream(store: RunStore, spec: Pick<SessionSpec, 'seed' | 'stream' | 'streams'>): Promise<Stream> {
   const where = store.where(runParts.stream(spec.seed));
-  const key = `${where}\n${spec.streams ?? JSON.stringify(spec.stream)}`;
+  const key = `${where}\n${streamSource(spec)}`;
   const cached = cache.get(key);
   if (cached) return cached;
   const stored = await store.readStream(spec.seed);

@@ -38,10 +38,10 @@ export interface WorkerSetup {
   readonly providers: readonly ProviderLimit[];
 }
 
-/** The workflow entry point: compiled JS under dist/, TypeScript when run from source (tests). */
+/** The workflow entry point: TypeScript when this module runs from source (tests), else the compiled JS under dist/. */
 export function workflowsPath(): string {
-  const compiled = join(projectRoot(), 'dist', 'workflows', 'index.js');
-  return existsSync(compiled) ? compiled : join(projectRoot(), 'workflows', 'index.ts');
+  const fromSource = import.meta.url.endsWith('.ts');
+  return fromSource ? join(projectRoot(), 'workflows', 'index.ts') : join(projectRoot(), 'dist', 'workflows', 'index.js');
 }
 
 /** The workflow code bundled by `npm run build` (workers/bundle-workflows.ts); tests run from source use it too. */

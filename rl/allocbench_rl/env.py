@@ -16,6 +16,8 @@ from typing import Any
 from .config import EnvConfig
 
 REPO = Path(__file__).resolve().parents[2]
+# The `allocbench` command as `npm run build` bundles it (infra/bundle-cli.ts).
+CLI = REPO / "dist" / "bin" / "allocbench.js"
 
 
 class EnvError(RuntimeError):
@@ -23,10 +25,9 @@ class EnvError(RuntimeError):
 
 
 def default_command() -> list[str]:
-    main = REPO / "dist" / "bin" / "allocbench.js"
-    if not main.exists():
-        raise EnvError(f"the environment {main} is missing: run npm run build in {REPO}")
-    return ["node", "--no-node-snapshot", str(main), "rl-env"]
+    if not CLI.exists():
+        raise EnvError(f"the environment {CLI} is missing: run npm run build in {REPO}")
+    return ["node", "--no-node-snapshot", str(CLI), "rl-env"]
 
 
 def parse_command(text: str | None) -> list[str]:

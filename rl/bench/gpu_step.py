@@ -44,7 +44,7 @@ RL = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(RL))
 
 from allocbench_rl.config import parse_config  # noqa: E402
-from allocbench_rl.env import EnvClient, default_command  # noqa: E402
+from allocbench_rl.env import CLI, EnvClient, default_command  # noqa: E402
 from allocbench_rl.rollout import RolloutStats  # noqa: E402
 from allocbench_rl.train import Trainer  # noqa: E402
 
@@ -61,7 +61,7 @@ PAPER = {"steps": 20, "episodes": 100, "decisions": 60, "layers": 48}
 def environment(kit: Path, scratch: Path, use_kit: bool) -> list[str]:
     """The env's command: the project's CLI when Node and a build are here (unless `use_kit`), else the kit's
     env with the Node on PATH or, failing that, the kit's."""
-    if not use_kit and shutil.which("node") and (RL.parent / "dist" / "cli" / "main.js").exists():
+    if not use_kit and shutil.which("node") and CLI.exists():
         return default_command()
     entry = kit / "env" / "dist" / "cli" / "rl-env-main.js"
     if not entry.exists():

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from allocbench_rl.config import Config, EnvConfig, parse_config
-from allocbench_rl.env import EnvClient, Finished, Pending, Reply, StepResult, episode_request
+from allocbench_rl.env import EnvClient, EnvError, Finished, Pending, Reply, StepResult, default_command, episode_request
 
 # As the trainer runs on the CPU by default (cpuThreads: 1): on a busy 2-core machine a second thread
 # mostly spins, and small models' backward passes get many times slower.
@@ -42,10 +42,10 @@ def merged(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def env_command() -> list[str]:
-    main = REPO / "dist" / "cli" / "main.js"
-    if not main.exists():
-        pytest.fail(f"{main} is missing: run npm run build", pytrace=False)
-    return ["node", "--no-node-snapshot", str(main), "rl-env"]
+    try:
+        return default_command()
+    except EnvError as error:
+        pytest.fail(str(error), pytrace=False)
 
 
 @pytest.fixture(scope="session")

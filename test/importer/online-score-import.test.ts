@@ -25,6 +25,7 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
     it("measures each imported session against policy/optimal on the authors' stream it was played on", async () => {
       // At B = 1, K = 0 policy/optimal's table solves in seconds, so the test plays it here.
       const cell = 'economic_surface_haiku/R0/B_1/K_0';
+      // Of the whole import, only economic_surface_haiku's cell has Haiku's R0 at B = 1, K = 0 (a second arm would make 48 rows).
       const perSeed = rows('per-seed').filter((r) => r.Model === 'haiku' && r.Rung === 'R0' && r.B === '1' && r.K === '0');
       expect(perSeed).toHaveLength(24);
       for (const row of perSeed) {
