@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PANEL_SEEDS, type StreamConfig } from '../../core/stream/stream-config.js';
+import { panelSeeds, type StreamConfig } from '../../core/stream/stream-config.js';
 import { MAX_SEED } from '../../core/random/rng.js';
 import { recipeOf } from '../../core/policies/optimal.js';
 import type { PolicySpec } from '../../core/policies/registry.js';
@@ -23,7 +23,7 @@ export function registerPanel(program: Command): void {
     program
       .command('panel')
       .description('play the reference policies on the seed panel in process and print their metrics')
-      .option('--seeds <list>', 'seeds, e.g. 2000-2023 or 2000,2005', seedList(0, MAX_SEED), range(PANEL_SEEDS.first, PANEL_SEEDS.last))
+      .option('--seeds <list>', 'seeds, e.g. 2000-2023 or 2000,2005', seedList(0, MAX_SEED), panelSeeds())
       .option('--charge <K>', 'visible one-time charge per commitment', numberIn(0, 1_000_000), 0)
       .option('--json', 'print one JSON object'),
   ).action((flags: StreamFlags & { seeds: number[]; charge: number; json?: boolean }) => {
@@ -62,8 +62,4 @@ export function registerPanel(program: Command): void {
       ].join('\n') + '\n',
     );
   });
-}
-
-function range(first: number, last: number): number[] {
-  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { PANEL_SEEDS } from '../../core/stream/stream-config.js';
+import { PANEL_SEEDS, panelSeeds } from '../../core/stream/stream-config.js';
 import { MAX_SEED } from '../../core/random/rng.js';
 import { isUrnRung, RUNGS, type Rung } from '../../core/rungs/rung.js';
 import { RESKINS, type Reskin } from '../../core/rungs/vocabulary.js';
@@ -36,8 +36,6 @@ interface RunFlags extends ExecutionFlags {
   scriptMemoryMb: number;
 }
 
-const panel = Array.from({ length: PANEL_SEEDS.last - PANEL_SEEDS.first + 1 }, (_, i) => PANEL_SEEDS.first + i);
-
 export function registerRun(program: Command): void {
   addExecutionOptions(
     program
@@ -62,7 +60,7 @@ export function registerRun(program: Command): void {
       .addOption(
         new Option('--seeds <list>', 'seeds, e.g. 2000-2023 or 2000,2005')
           .argParser(seedList(0, MAX_SEED))
-          .default(panel, `${PANEL_SEEDS.first}-${PANEL_SEEDS.last}`)
+          .default(panelSeeds(), `${PANEL_SEEDS.first}-${PANEL_SEEDS.last}`)
           .env(ENV_DEFAULTS.seeds),
       )
       .option('--budget <B>', 'budget B', integerIn(1, 255), 3)

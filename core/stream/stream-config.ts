@@ -5,6 +5,9 @@ import { parseOrThrow } from '../validation.js';
 /** The paper's evaluation panel: seeds 2000–2023. */
 export const PANEL_SEEDS = { first: 2000, last: 2023 } as const;
 
+/** The panel's seeds, in order. */
+export const panelSeeds = (): number[] => Array.from({ length: PANEL_SEEDS.last - PANEL_SEEDS.first + 1 }, (_, i) => PANEL_SEEDS.first + i);
+
 const FAMILY_COUNT = FAMILY_NAMES.length;
 
 /** Generator settings (paper §3.2 and Appendix B.1); every field has the paper's default. */

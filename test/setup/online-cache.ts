@@ -3,7 +3,7 @@ import { readSourceStream } from '../../run-store/stream-source.js';
 import { onlineOptima } from '../../analysis/online-optimum.js';
 import { encodeClasses } from '../../core/session/compact-codes.js';
 import { drawClassSequence } from '../../core/stream/class-sequence.js';
-import { DEFAULT_STREAM_CONFIG, PANEL_SEEDS } from '../../core/stream/stream-config.js';
+import { DEFAULT_STREAM_CONFIG, panelSeeds } from '../../core/stream/stream-config.js';
 import { classSequence } from '../../core/stream/stream.js';
 import { ONLINE_TEST_CACHE } from '../online-test-cache.js';
 import { HAVE_PAPER_RUNS, PAPER_RUNS } from '../paper-artifacts.js';
@@ -17,7 +17,7 @@ import { HAVE_PAPER_RUNS, PAPER_RUNS } from '../paper-artifacts.js';
  * none once they are there.
  */
 export async function warmOnlineCache(): Promise<void> {
-  const seeds = Array.from({ length: PANEL_SEEDS.last - PANEL_SEEDS.first + 1 }, (_, i) => PANEL_SEEDS.first + i);
+  const seeds = panelSeeds();
   const streams = seeds.map((seed) => Array.from(drawClassSequence(seed, DEFAULT_STREAM_CONFIG).classes));
   if (HAVE_PAPER_RUNS) {
     for (const seed of seeds) streams.push(classSequence(await readSourceStream(join(PAPER_RUNS, 'urn_haiku_n-announced'), seed)));
