@@ -31,7 +31,8 @@ ADAPTER_WEIGHTS = "adapter_model.safetensors"
 
 
 def pick_device(name: str, cpu_threads: int) -> torch.device:
-    """The device; on the CPU, a fixed thread count and deterministic algorithms (an exact resume)."""
+    """The device; on the CPU, a fixed thread count and deterministic algorithms (an exact resume); on a GPU,
+    attention off cuDNN."""
     if name == "cuda" and not torch.cuda.is_available():
         raise ConfigError("config: device is cuda but no GPU is available")
     if name == "auto":
@@ -40,6 +41,11 @@ def pick_device(name: str, cpu_threads: int) -> torch.device:
     if device.type == "cpu":
         torch.set_num_threads(cpu_threads)
         torch.use_deterministic_algorithms(True)
+    else:
+        # cuDNN's attention builds an execution plan for each new shape, and a decode step's key length is new at
+        # every step: on one H100 (torch 2.11) rollouts ran 9 times slower with it than on the flash and
+        # memory-efficient kernels (bench:rl-gpu, docs/rl-study.md).
+        torch.backends.cuda.enable_cudnn_sdp(False)
     return device
 
 

@@ -28,6 +28,7 @@ for testing the path).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -100,6 +101,14 @@ def write_model(directory: Path, kit: Path, shape: dict[str, int], layers: int, 
     model.save_pretrained(str(directory))
     tokenizer.save_pretrained(str(directory))
     del model
+    release(device)
+
+
+def release(device: torch.device) -> None:
+    """Gives the GPU memory of what is gone back (peft's modules hold cycles), so each step's peak is its own."""
+    gc.collect()
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
 
 
 def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvClient, device: torch.device, constrained: bool = False) -> dict[str, Any]:
@@ -130,15 +139,15 @@ def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvCli
     started, stats = time.perf_counter(), RolloutStats()
     episodes = trainer.rollouts(0, stats)
     line = trainer.learn(0, episodes, stats, started, force_gate=True)
+    allocated = torch.cuda.max_memory_allocated(device) / 2**30 if device.type == "cuda" else None
     tokens = sum(len(e.ids) for e in episodes)
     replies = sum(len(d.token_ids) for e in episodes for d in e.decisions)
     decisions = sum(len(e.decisions) for e in episodes)
-    del trainer
-    if device.type == "cuda":
-        torch.cuda.empty_cache()
+    del trainer, episodes
+    release(device)
     return {
         "line": line, "tokens": tokens, "replies": replies, "decisions": decisions, "encoded": stats.tokens_encoded,
-        "slots": stats.slots_encoded, "sampling": trainer_sampling(out),
+        "slots": stats.slots_encoded, "sampling": trainer_sampling(out), "allocatedGib": allocated,
     }
 
 
@@ -187,8 +196,21 @@ def report(name: str, result: dict[str, Any], device: torch.device) -> str:
         f"tokens/s sampled, {line['tokensEncodedPerDecision']:.0f} tokens and {line['slotsEncodedPerDecision']:.0f} positions "
         f"with padding encoded per decision); reference {seconds['reference']:.1f} s; "
         f"update {seconds['update']:.1f} s ({update_rate:.0f} tokens/s forward and backward); peak "
-        f"{line['peakMemoryMb'] / 1024:.1f} GiB {'GPU' if device.type == 'cuda' else 'RSS'}; kl {line['meanKl']:.4f}, entropy {line['entropy']:.2f}"
+        f"{peak(result, device)}; kl {line['meanKl']:.4f}, entropy {line['entropy']:.2f}"
     )
+
+
+def peak(result: dict[str, Any], device: torch.device) -> str:
+    held = result["line"]["peakMemoryMb"] / 1024
+    if device.type != "cuda":
+        return f"{held:.1f} GiB RSS"
+    return f"{held:.1f} GiB GPU held by the allocator ({result['allocatedGib']:.1f} GiB allocated)"
+
+
+def attention_kernels() -> str:
+    kernels = {"flash": torch.backends.cuda.flash_sdp_enabled(), "memory-efficient": torch.backends.cuda.mem_efficient_sdp_enabled(),
+               "cuDNN": torch.backends.cuda.cudnn_sdp_enabled(), "math": torch.backends.cuda.math_sdp_enabled()}
+    return ", ".join(f"{name} {'on' if on else 'off'}" for name, on in kernels.items())
 
 
 def main() -> int:
@@ -228,6 +250,8 @@ def main() -> int:
                 if layers == args.layers_small:
                     sampling = results[layers]["sampling"]
                     print(f"generation config used: {json.dumps(sampling)}", flush=True)
+                    if device.type == "cuda":
+                        print(f"attention kernels: {attention_kernels()}", flush=True)
                 print(report(f"{layers} layers, {args.episodes} episodes × {args.length} decisions", results[layers], device), flush=True)
             constrained = run_step(directory, args.layers_small, args, env, device, constrained=True)
             print(report(f"{args.layers_small} layers, constrained, {args.episodes} episodes × 10 decisions", constrained, device), flush=True)
