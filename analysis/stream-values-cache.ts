@@ -1,5 +1,8 @@
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describeHolder, tryLock, type FileLock } from '../run-store/file-lock.js';
 import { readJsonIfExists, writeJsonAtomic } from '../run-store/json-files.js';
 
 /*
@@ -9,7 +12,9 @@ import { readJsonIfExists, writeJsonAtomic } from '../run-store/json-files.js';
  * competence gate's comparator, analysis/bayes-comparator.ts). Each
  * needs a table that takes seconds to minutes to solve, so values are kept one
  * file per kind and setting, keyed by the class sequence: a stream already
- * seen is never solved again, by this process or any other.
+ * seen is never solved again, by this process or any other. One process at a
+ * time solves a setting's table (a lock beside its file): another that needs
+ * it meanwhile waits, then reads what the first wrote.
  */
 
 export interface CacheOptions {
@@ -56,12 +61,37 @@ export async function valuesPerStream(
   options: CacheOptions,
 ): Promise<ReadonlyMap<string, number>> {
   const say = options.say ?? (() => {});
-  const path = options.cacheDir === null ? null : join(options.cacheDir, `${file}.json`);
-  const known = path ? await readCache(path, say) : new Map<string, number>();
-  const missing = new Set([...streams].filter((classes) => !known.has(classes)));
-  if (missing.size === 0) return known;
-  for (const [classes, value] of solve(missing)) known.set(classes, value);
-  // Read again before writing: another process may have added streams meanwhile.
-  if (path) await writeJsonAtomic(path, Object.fromEntries([...(await readCache(path, say)), ...known]));
-  return known;
+  const wanted = [...streams];
+  const missingFrom = (values: ReadonlyMap<string, number>) => new Set(wanted.filter((classes) => !values.has(classes)));
+  if (options.cacheDir === null) return new Map(solve(new Set(wanted)));
+  const path = join(options.cacheDir, `${file}.json`);
+  const cached = await readCache(path, say);
+  if (missingFrom(cached).size === 0) return cached;
+  const lock = await solvingLock(path, say);
+  try {
+    const known = await readCache(path, say); // with what another process solved while this one waited
+    const missing = missingFrom(known);
+    if (missing.size === 0) return known;
+    for (const [classes, value] of solve(missing)) known.set(classes, value);
+    await writeJsonAtomic(path, Object.fromEntries(known)); // only the lock's holder writes the file
+    return known;
+  } finally {
+    lock.release();
+  }
+}
+
+/** How often a process waiting for another's solve looks again. */
+const SOLVING_POLL_MS = 250;
+
+/** The lock on solving the table of the cache file at `path`, waited for while another process holds it. */
+async function solvingLock(path: string, say: (line: string) => void): Promise<FileLock> {
+  await mkdir(dirname(path), { recursive: true });
+  let told = false;
+  for (;;) {
+    const taken = tryLock(`${path}.solving`, path, say);
+    if ('lock' in taken) return taken.lock;
+    if (!told) say(`waiting for ${describeHolder(taken.holder)}, which is solving the same table (${path})`);
+    told = true;
+    await sleep(SOLVING_POLL_MS);
+  }
 }

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { valuesPerStream } from '../../analysis/stream-values-cache.js';
+
+/** A solve that counts the streams it is given and values each by its length. */
+function countingSolve() {
+  const solved: string[][] = [];
+  const solve = (missing: ReadonlySet<string>) => {
+    solved.push([...missing]);
+    return [...missing].map((classes) => [classes, classes.length] as const);
+  };
+  return { solved, solve };
+}
+
+describe('values kept per stream', () => {
+  it('solves a setting once when two callers ask at the same time, the second reading what the first wrote', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'allocbench-values-'));
+    const { solved, solve } = countingSolve();
+    const said: string[] = [];
+    const ask = (streams: string[]) => valuesPerStream('kind-v1/setting', streams, solve, { cacheDir, say: (line) => said.push(line) });
+
+    const [first, second] = await Promise.all([ask(['01', '012']), ask(['012', '01'])]);
+
+    expect(solved).toEqual([['01', '012']]);
+    expect(Object.fromEntries(first)).toEqual({ '01': 2, '012': 3 });
+    expect(Object.fromEntries(second)).toEqual({ '01': 2, '012': 3 });
+    expect(said.some((line) => line.startsWith(`waiting for pid ${process.pid}`))).toBe(true);
+    // Known now: a later caller solves only what is new.
+    await ask(['01', '0123']);
+    expect(solved).toEqual([['01', '012'], ['0123']]);
+  });
+
+  it('takes over the solving lock of a process that is gone', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'allocbench-values-'));
+    mkdirSync(join(cacheDir, 'kind-v1'));
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const holder = { pid: gone, host: hostname(), since: '2026-01-01T00:00:00.000Z' };
+    writeFileSync(join(cacheDir, 'kind-v1', 'setting.json.solving'), `${JSON.stringify(holder)}\n`);
+    const { solved, solve } = countingSolve();
+    const said: string[] = [];
+
+    const values = await valuesPerStream('kind-v1/setting', ['0'], solve, { cacheDir, say: (line) => said.push(line) });
+
+    expect(Object.fromEntries(values)).toEqual({ '0': 1 });
+    expect(solved).toEqual([['0']]);
+    expect(said).toContain(
+      `took over the stale lock of ${join(cacheDir, 'kind-v1', 'setting.json')}: pid ${gone} on host ${hostname()} since 2026-01-01T00:00:00.000Z, which is gone`,
+    );
+  });
+
+  it('keeps nothing and solves every stream without a cache directory', async () => {
+    const { solved, solve } = countingSolve();
+    const values = await valuesPerStream('kind-v1/setting', ['01', '01', '2'], solve, { cacheDir: null });
+    expect(Object.fromEntries(values)).toEqual({ '01': 2, '2': 1 });
+    expect(solved).toEqual([['01', '2']]);
+  });
+});
