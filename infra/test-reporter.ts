@@ -68,14 +68,17 @@ export default class TestProfileReporter implements Reporter {
       const tests = [...module.children.allTests()];
       const durations = tests.map((test) => ({ name: test.fullName, s: seconds(test.diagnostic()?.duration ?? 0) }));
       const testsS = durations.reduce((sum, test) => sum + test.s, 0);
-      const start = this.started.get(module.moduleId) ?? origin;
-      const end = this.ended.get(module.moduleId) ?? start;
+      const importMs = diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.prepareDuration;
+      const end = this.ended.get(module.moduleId) ?? origin;
+      // A worker's events come in batches, so a file whose one test runs long can be reported started only as it
+      // ends: such a file is timed by its own diagnostic.
+      const wall = Math.max(end - (this.started.get(module.moduleId) ?? end), importMs + diagnostic.duration);
       const count = (state: string) => tests.filter((test) => test.result().state === state).length;
       return {
         file: module.relativeModuleId,
-        wallS: seconds(end - start),
-        startS: seconds(start - origin),
-        importS: seconds(diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.prepareDuration),
+        wallS: seconds(wall),
+        startS: seconds(end - wall - origin),
+        importS: seconds(importMs),
         setupS: seconds(Math.max(0, diagnostic.duration - testsS * 1000)),
         testsS: seconds(testsS * 1000),
         cpuS: module.meta().cpuS,
