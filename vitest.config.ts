@@ -42,9 +42,9 @@ export default defineConfig({
           // Before its files: the warm online-optimum cache, a Temporal dev server per worker, the shared fixtures' directory (test/setup/).
           globalSetup: ['test/setup/before-suite.ts'],
           // Test files side by side: most of an integration file's time is spent waiting on servers, processes and
-          // timers, so four forked workers keep two cores busy (docs/testing.md has the measurements).
+          // timers, so six forked workers keep two cores busy (docs/testing.md has the measurements).
           // ALLOCBENCH_TEST_WORKERS sets another count (a machine with more cores).
-          maxWorkers: Number(process.env.ALLOCBENCH_TEST_WORKERS) || 4,
+          maxWorkers: Number(process.env.ALLOCBENCH_TEST_WORKERS) || 6,
         },
       },
       { test: { ...common, name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
