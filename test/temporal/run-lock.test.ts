@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,16 @@ function deadPid(): number {
   return Number(child.stdout.trim());
 }
 
+/** Runs `command` with `holder` stopped, so that however slowly `command` starts, the holder cannot finish and release its lock first. */
+async function whileStopped<T>(holder: ChildProcess, command: () => Promise<T>): Promise<T> {
+  process.kill(holder.pid as number, 'SIGSTOP');
+  try {
+    return await command();
+  } finally {
+    process.kill(holder.pid as number, 'SIGCONT');
+  }
+}
+
 const stderrLines = (stderr: string) =>
   stderr
     .trimEnd()
@@ -56,7 +66,7 @@ describe('a run directory is locked while a command uses it', () => {
     started.push({ kill: () => killGroup(first) });
     await until(() => first.output().includes('Temporal Web UI'), 60_000, 'the first run to start its server');
 
-    const second = runCli(...(await runArgs(runDir)));
+    const second = await whileStopped(first, async () => runCli(...(await runArgs(runDir))));
     expect(second.status, second.stderr).toBe(2);
     expect(stderrLines(second.stderr)).toEqual([
       expect.stringMatching(new RegExp(`is in use by pid ${first.pid} on host ${hostname()} since \\d{4}-\\d\\d-\\d\\dT`)),
@@ -73,7 +83,7 @@ describe('a run directory is locked while a command uses it', () => {
     started.push({ kill: () => killGroup(first) });
     await until(() => first.output().includes('Temporal Web UI'), 60_000, 'the first run to start its server');
 
-    const second = runCliWith(s3.server.env, await runArgs(location));
+    const second = await whileStopped(first, async () => runCliWith(s3.server.env, await runArgs(location)));
     expect(second.status, second.stderr).toBe(2);
     expect(stderrLines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`is in use by pid ${first.pid} on host ${hostname()}`))]);
 
