@@ -14,7 +14,9 @@ import { readJsonIfExists, writeJsonAtomic } from '../run-store/json-files.js';
  * file per kind and setting, keyed by the class sequence: a stream already
  * seen is never solved again, by this process or any other. One process at a
  * time solves a setting's table (a lock beside its file): another that needs
- * it meanwhile waits, then reads what the first wrote.
+ * it meanwhile waits, then reads what the first wrote; past `solvingWaitMs`
+ * (a holder whose thread died in a process that lives on, or one on another
+ * host) it solves the table itself, as it would without the lock.
  */
 
 export interface CacheOptions {
@@ -22,6 +24,8 @@ export interface CacheOptions {
   readonly cacheDir: string | null;
   /** Told before a table is solved (it may take minutes), and of a cache file it ignores. */
   readonly say?: (line: string) => void;
+  /** How long to wait for another process's solve of the same table before solving it here (default 5 minutes). */
+  readonly solvingWaitMs?: number;
 }
 
 /** ALLOCBENCH_CACHE_DIR, else $XDG_CACHE_HOME/allocbench, else ~/.cache/allocbench. */
@@ -67,31 +71,38 @@ export async function valuesPerStream(
   const path = join(options.cacheDir, `${file}.json`);
   const cached = await readCache(path, say);
   if (missingFrom(cached).size === 0) return cached;
-  const lock = await solvingLock(path, say);
+  const lock = await solvingLock(path, options.solvingWaitMs ?? 5 * 60_000, say);
   try {
     const known = await readCache(path, say); // with what another process solved while this one waited
     const missing = missingFrom(known);
     if (missing.size === 0) return known;
     for (const [classes, value] of solve(missing)) known.set(classes, value);
-    await writeJsonAtomic(path, Object.fromEntries(known)); // only the lock's holder writes the file
+    // Read again before writing: a process that stopped waiting for the lock writes without it.
+    await writeJsonAtomic(path, Object.fromEntries([...(await readCache(path, say)), ...known]));
     return known;
   } finally {
-    lock.release();
+    lock?.release();
   }
 }
 
 /** How often a process waiting for another's solve looks again. */
 const SOLVING_POLL_MS = 250;
 
-/** The lock on solving the table of the cache file at `path`, waited for while another process holds it. */
-async function solvingLock(path: string, say: (line: string) => void): Promise<FileLock> {
+/**
+ * The lock on solving the table of the cache file at `path`, waited for while
+ * another process holds it; undefined once the wait passes `waitMs`.
+ */
+async function solvingLock(path: string, waitMs: number, say: (line: string) => void): Promise<FileLock | undefined> {
   await mkdir(dirname(path), { recursive: true });
-  let told = false;
-  for (;;) {
-    const taken = tryLock(`${path}.solving`, path, say);
+  const lockPath = `${path}.solving`;
+  for (let waited = 0; ; waited += SOLVING_POLL_MS) {
+    const taken = tryLock(lockPath, path, say);
     if ('lock' in taken) return taken.lock;
-    if (!told) say(`waiting for ${describeHolder(taken.holder)}, which is solving the same table (${path})`);
-    told = true;
+    if (waited === 0) say(`waiting for ${describeHolder(taken.holder)}, which is solving the same table (${lockPath})`);
+    if (waited >= waitMs) {
+      say(`solving the table without waiting longer for ${describeHolder(taken.holder)} (${lockPath})`);
+      return undefined;
+    }
     await sleep(SOLVING_POLL_MS);
   }
 }

@@ -77,7 +77,7 @@ export default class TestProfileReporter implements Reporter {
       return {
         file: module.relativeModuleId,
         wallS: seconds(wall),
-        startS: seconds(end - wall - origin),
+        startS: seconds(Math.max(0, end - wall - origin)), // a back-dated start can precede the first one reported
         importS: seconds(importMs),
         setupS: seconds(Math.max(0, diagnostic.duration - testsS * 1000)),
         testsS: seconds(testsS * 1000),

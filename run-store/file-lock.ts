@@ -4,7 +4,7 @@ import { InputError } from '../core/errors.js';
 
 /**
  * A lock file that names its holder: created exclusively and whole, removed by
- * its holder (on an error, at exit and on SIGINT, SIGTERM and SIGHUP alike),
+ * its holder (when done, at exit, and on SIGINT, SIGTERM and SIGHUP where asked),
  * and taken over, with a note, when its process is gone (on this host) or the
  * file is damaged. The run directory's lock (run-lock.ts) and the stream
  * values' solving lock (analysis/stream-values-cache.ts) are two.
@@ -131,19 +131,27 @@ function removeStale(path: string, staleText: string): boolean {
 
 const releases = new Set<() => void>();
 let exitHooked = false;
+let signalsHooked = false;
 
-/** Releases every lock of this process before it exits, and before a terminating signal takes it down. */
+const releaseAll = () => {
+  for (const release of [...releases]) release();
+};
+
+/** Releases every lock of this process before it exits. */
 function hookExit(): void {
   if (exitHooked) return;
   exitHooked = true;
-  const releaseAll = () => {
-    for (const release of [...releases]) release();
-  };
   process.once('exit', releaseAll);
+}
+
+/** Releases every lock of this process before a terminating signal takes it down (a command's main thread only). */
+function hookSignals(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
       releaseAll();
-      // Then die of the signal as before: nothing else in this process handles it.
+      // Then die of the signal as before: nothing else in the command handles it.
       process.removeListener(signal, onSignal);
       process.kill(process.pid, signal);
     };
@@ -151,16 +159,22 @@ function hookExit(): void {
   }
 }
 
+export interface LockOptions {
+  /** Runs after the lock's own release. */
+  readonly cleanUp?: () => void;
+  /** Also release on SIGINT, SIGTERM and SIGHUP, then die of the signal (for a command that holds the lock for its life). */
+  readonly onSignals?: boolean;
+}
+
 /**
  * Takes the lock at `path`, or returns its live holder. A stale lock is taken
- * over and `note` told so (`what` names what it guards); `cleanUp` runs after
- * the lock's own release.
+ * over and `note` told so (`what` names what it guards).
  */
 export function tryLock(
   path: string,
   what: string,
   note: (line: string) => void,
-  cleanUp: () => void = () => {},
+  options: LockOptions = {},
 ): { lock: FileLock } | { holder: LockHolder } {
   const own = processStat(process.pid);
   const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...(own && { started: own.started }) };
@@ -196,12 +210,13 @@ export function tryLock(
     try {
       const found = readHolder(path);
       if (found?.text === content) unlinkSync(path);
-      cleanUp();
+      options.cleanUp?.();
     } catch {
       // Already gone, or what cleanUp removes is in use.
     }
   };
   releases.add(release);
   hookExit();
+  if (options.onSignals) hookSignals();
   return { lock: { path, release } };
 }

@@ -27,8 +27,11 @@ export function acquireRunLock(runDir: string, note: (line: string) => void): Ru
   const path = runLockPath(runDir);
   let taken: ReturnType<typeof tryLock>;
   try {
-    taken = tryLock(path, runDir, note, () => {
-      if (newDirectory) rmdirSync(runDir); // only if empty: a run that never started leaves nothing behind
+    taken = tryLock(path, runDir, note, {
+      onSignals: true,
+      cleanUp: () => {
+        if (newDirectory) rmdirSync(runDir); // only if empty: a run that never started leaves nothing behind
+      },
     });
   } catch (error) {
     if (error instanceof LockContendedError) throw new RunLockedError(error.message);

@@ -207,7 +207,7 @@ def peak(result: dict[str, Any], device: torch.device) -> str:
     return f"{held:.1f} GiB GPU held by the allocator ({result['allocatedGib']:.1f} GiB allocated)"
 
 
-def attention_kernels() -> str:
+def attention_backends() -> str:
     kernels = {"flash": torch.backends.cuda.flash_sdp_enabled(), "memory-efficient": torch.backends.cuda.mem_efficient_sdp_enabled(),
                "cuDNN": torch.backends.cuda.cudnn_sdp_enabled(), "math": torch.backends.cuda.math_sdp_enabled()}
     return ", ".join(f"{name} {'on' if on else 'off'}" for name, on in kernels.items())
@@ -251,7 +251,7 @@ def main() -> int:
                     sampling = results[layers]["sampling"]
                     print(f"generation config used: {json.dumps(sampling)}", flush=True)
                     if device.type == "cuda":
-                        print(f"attention kernels: {attention_kernels()}", flush=True)
+                        print(f"attention backends enabled: {attention_backends()}", flush=True)
                 print(report(f"{layers} layers, {args.episodes} episodes × {args.length} decisions", results[layers], device), flush=True)
             constrained = run_step(directory, args.layers_small, args, env, device, constrained=True)
             print(report(f"{args.layers_small} layers, constrained, {args.episodes} episodes × 10 decisions", constrained, device), flush=True)

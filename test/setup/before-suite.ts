@@ -21,13 +21,15 @@ const held = (work: Promise<void>) =>
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const removeFixtures = makeFixturesDir(project);
   const installing = held(installS3Server());
-  const warming = held(warmOnlineCache());
+  const warmUp = warmOnlineCache();
+  const warming = held(warmUp.done);
   let stopServers: (() => Promise<void>) | undefined;
   try {
     stopServers = await startSharedServers(project);
     const failed = await installing;
     if (failed) throw failed.error;
   } catch (error) {
+    warmUp.stop();
     await Promise.all([installing, warming]);
     await stopServers?.();
     removeFixtures();
