@@ -7,12 +7,16 @@
  * (bench/bare-measure.ts):
  *   - children of one parent, all started at once, each one local activity
  *     waiting 4 s (so they are all in flight together, as a sweep's were);
- *   - the same started by a client, with no parent (as a sweep's keeper
- *     starts its sessions): bench:scale's floor;
+ *   - the same started by a client, with no parent: bench:scale's floor
+ *     under a session's CPU;
+ *   - the same started eagerly by the worker's own client, all at once (as a
+ *     sweep's keeper starts its sessions on the embedded server, 32 at a
+ *     time): bench:scale's floor under the sessions' start spread;
  *   - sessions grouped 8 and 32 to a workflow, three local activities each
  *     (a session's preparation, a batch of calls, its end).
  * Printed: the server's and this process's CPU per workflow or per session,
- * and for the first two how long the starts took (first to last start time).
+ * and for the first three how long the starts took (first to last start
+ * time) and how long until every workflow had begun its local activity.
  */
 import { installQuietRuntime } from '../infra/temporal-runtime.js';
 import { measureBare, type BareCost, type BareShape } from './bare-measure.js';
@@ -24,14 +28,16 @@ console.log(`Bare workflows on the dev server · node ${process.version} · ${co
 const shapes: readonly [BareShape, string, string][] = [
   ['children', 'children of one parent', 'workflow'],
   ['client', 'started by a client', 'workflow'],
+  ['eager', "eagerly by the worker's client", 'workflow'],
   ['group-8', '8 sessions to a workflow', 'session'],
   ['group-32', '32 sessions to a workflow', 'session'],
 ];
 for (const [shape, what, unit] of shapes) {
   const r: BareCost = await measureBare(shape, count);
-  const started = shape === 'children' || shape === 'client';
   console.log(
     `  ${what.padEnd(34)} server ${r.serverMs.toFixed(1)} ms, this process ${r.processMs.toFixed(1)} ms per ${unit}` +
-      (started ? ` (together ${(r.serverMs + r.processMs).toFixed(1)} ms); started over ${r.startedOverSeconds.toFixed(1)} s` : ''),
+      (r.begunOverSeconds === null
+        ? ''
+        : ` (together ${(r.serverMs + r.processMs).toFixed(1)} ms); started over ${r.startedOverSeconds.toFixed(1)} s, all begun after ${r.begunOverSeconds.toFixed(1)} s`),
   );
 }

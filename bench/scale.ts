@@ -12,7 +12,9 @@
  * share of the limit against the target (95% up to window 128 on both paths,
  * 90% at 512 on the policy path), how long the sessions took to start (target
  * 1.5 s at 512 on the policy path: first transcript record to last; in
- * brackets the same by the server's start of their workflows), where the rest of the limit went (read
+ * brackets the same by the server's start of their workflows; beside it, how
+ * long 512 bare workflows take to begin on this machine, measured in the same
+ * run: the floor under that spread), where the rest of the limit went (read
  * from the transcripts: the ramp, the first turn, between turns, the tail),
  * CPU per turn (this process, its main thread, the dev server), the
  * workflow-task latency from the sessions' histories, the peak memory of the
@@ -21,7 +23,7 @@
  * with no latency, against the floor a client-started bare workflow costs in
  * the same run (bench/bare-measure.ts; target at most 1.2 times it), and the
  * disk (target 40 KB for a 10-turn session). Each configuration runs in a
- * child process of its own (`--one …`, `--floor`).
+ * child process of its own (`--one …`, `--floor`, `--start-floor`).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -184,7 +186,7 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
   };
 }
 
-/** Runs one configuration (`--one …`) or the floor (`--floor`) in a fresh child process; resolves to its result. */
+/** Runs one configuration (`--one …`) or a floor (`--floor`, `--start-floor`) in a fresh child process; resolves to its result. */
 function child<T = Result>(args: readonly string[]): Promise<T> {
   const script = fileURLToPath(import.meta.url);
   return new Promise((resolve, reject) => {
@@ -217,9 +219,11 @@ if (process.argv[2] === '--one') {
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
-if (process.argv[2] === '--floor') {
+if (process.argv[2] === '--floor' || process.argv[2] === '--start-floor') {
   installQuietRuntime();
-  process.stdout.write(`${JSON.stringify(await measureBare('client', FLOOR_WORKFLOWS))}\n`);
+  // The CPU floor: started by a client of their own. The start floor: eagerly, by the worker's client, as the keeper starts sessions.
+  const shape = process.argv[2] === '--floor' ? 'client' : 'eager';
+  process.stdout.write(`${JSON.stringify(await measureBare(shape, FLOOR_WORKFLOWS))}\n`);
   process.exit(0);
 }
 
@@ -277,6 +281,13 @@ try {
 }
 for (const window of shortWindows) row(await child(['--one', 'policy', String(window), String(latencyMs), String(SHORT_LENGTH)]));
 if (shortWindows.length > 0) console.log(`* sessions of ${SHORT_LENGTH} turns`);
+if (windows.includes(FLOOR_WORKFLOWS)) {
+  const floor = await child<BareCost>(['--start-floor']);
+  console.log(
+    `The start spread's floor on this machine (${FLOOR_WORKFLOWS} bare workflows, one local activity each, started eagerly by the worker's client, measured now): ` +
+      `started over ${floor.startedOverSeconds.toFixed(1)} s, all begun after ${floor.begunOverSeconds?.toFixed(1)} s`,
+  );
+}
 
 /*
  * CPU and disk per session and per turn: C = fixed + a·sessions + b·turns,

@@ -1,5 +1,17 @@
-import { appendFileSync, closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import {
+  appendFileSync,
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,27 +35,31 @@ let writes = 0;
  * and started again), the write that finds it missing makes it again.
  */
 const madeFolders = new Set<string>();
-async function inFolder<T>(path: string, write: () => Promise<T>): Promise<T> {
+function inFolder<T>(path: string, write: () => T): T {
   const folder = dirname(path);
   if (!madeFolders.has(folder)) {
-    await mkdir(folder, { recursive: true });
+    mkdirSync(folder, { recursive: true });
     madeFolders.add(folder);
   }
   try {
-    return await write();
+    return write();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(folder, { recursive: true });
+    mkdirSync(folder, { recursive: true });
     return write();
   }
 }
 
+/**
+ * With synchronous calls, as the appends (appendTo): a run's JSON files are small and local, written in
+ * microseconds without a thread-pool hop per call. Still async, so a failed write is a rejected promise.
+ */
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  await inFolder(path, async () => {
+  inFolder(path, () => {
     // A temporary file per write: concurrent activities may write the same file (a shared stream).
     const temporary = `${path}.${process.pid}.${writes++}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`);
-    await rename(temporary, path);
+    writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
+    renameSync(temporary, path);
   });
 }
 
@@ -146,7 +162,7 @@ export async function appendJsonLine(path: string, record: unknown): Promise<App
 }
 
 async function appendAfterIntactLine(path: string, line: string): Promise<AppendedLine | undefined> {
-  const appended = await inFolder(path, async () => appendTo(path, line, false));
+  const appended = inFolder(path, () => appendTo(path, line, false));
   if (appended !== false) return appended;
   // The last line is torn. Another process appending to the same file (a run's cost ledger) may be repairing it too: one at a time.
   const unlock = await lockRepair(path);
