@@ -35,7 +35,7 @@ export async function decisionTurn(providers: ProviderRegistry, session: CallSes
     throw outOfStep(`turn ${t} is not the next decision turn (${transcript.turns.length} turns on record)`);
 
   const previous = transcript.attemptsSinceResume(t, role);
-  const cap = await reachedCap(store, spec, transcript, previous);
+  const cap = await reachedCap(store, spec, session.caps, transcript, previous);
   if (cap) return { kind: 'stopped', reason: cap };
 
   const framing = framingOf(spec, role);

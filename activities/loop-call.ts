@@ -38,7 +38,7 @@ export async function loopCall(providers: ProviderRegistry, session: CallSession
     throw outOfStep(`call ${call} is not the next R3 call (${transcript.steps.length} on record)`);
 
   const previous = transcript.attemptsSinceResume(call, role);
-  const cap = await reachedCap(store, spec, transcript, previous);
+  const cap = await reachedCap(store, spec, session.caps, transcript, previous);
   if (cap) return { kind: 'stopped', reason: cap };
 
   const item = session.stream.items[state.t - 1] as (typeof session.stream.items)[number];

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { nextMove, protocolRules, type AskMove, type Progress, type ProtocolRules } from '../core/session/turn-protocol.js';
 import { classSequence, type Stream } from '../core/stream/stream.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
-import type { ReplaySetting } from '../core/sweep/sweep-config.js';
+import type { CostCaps, ReplaySetting } from '../core/sweep/sweep-config.js';
 import type { SessionRef, StepInput } from '../protocol/activities.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import { runParts } from '../run-store/run-layout.js';
@@ -48,12 +48,13 @@ export interface CallSession extends OpenSession, SessionContext {
   readonly move: AskMove;
   /** The recorded run that answers the call instead of the live model, if the sweep is a replay. */
   readonly replay?: ReplaySetting;
+  readonly caps: CostCaps;
 }
 
-export async function loadCallSession({ progress, replay, ...ref }: StepInput): Promise<CallSession> {
+export async function loadCallSession({ progress, replay, caps, ...ref }: StepInput): Promise<CallSession> {
   const session = await openSession(ref);
   const context = await loadSessionContext(session.store, session.spec);
   const move = nextMove(progress, context.rules);
   if (move.kind === 'done') throw outOfStep(`the session is over (${move.reason}): no model call comes next`);
-  return { ...session, ...context, progress, move, ...(replay && { replay }) };
+  return { ...session, ...context, progress, move, caps, ...(replay && { replay }) };
 }

@@ -3,7 +3,9 @@ import type { WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
-import { SessionLedger, type SessionTally } from '../core/sweep/session-ledger.js';
+import { costCapsOf } from '../core/sweep/sweep-config.js';
+import { endingOf, type SessionEnding } from '../core/session/termination.js';
+import { SessionLedger, type SessionEnd, type SessionTally } from '../core/sweep/session-ledger.js';
 import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
 import type { KeeperInput, SessionOutcome, SweepActivities } from '../protocol/activities.js';
 import { RUN_STORE_FAILURE, runStoreFailureIn } from '../protocol/failures.js';
@@ -13,6 +15,14 @@ import { SESSIONS_TASK_QUEUE } from '../protocol/task-queues.js';
 import { cancelledWorkflow, patiently, workflowResult } from '../infra/workflow-result.js';
 
 const CANCEL_REQUESTED = proto.temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED; // CommonJS: no named ESM exports
+
+/** How the ledger counts a session that returned (a cancelled one throws instead). */
+const LEDGER_ENDS: Readonly<Record<SessionEnding, SessionEnd>> = {
+  finished: 'finished',
+  stopped: 'stopped',
+  cancelled: 'cancelled',
+  failed: 'mechanical-failure',
+};
 
 /** Session starts asked of the server at once: a window of thousands fills in seconds, and the server's queue stays short. */
 const STARTS_AT_ONCE = 32;
@@ -97,6 +107,7 @@ export function createSweepActivities(): SweepActivities {
           {
             runDir: input.runDir,
             spec,
+            caps: costCapsOf(input.config),
             heartbeatSeconds: input.config.heartbeatSeconds,
             modelCalls: input.config.modelCalls,
             ...(input.config.replay && { replay: input.config.replay }),
@@ -134,7 +145,7 @@ export function createSweepActivities(): SweepActivities {
           handles.set(position, handle);
           if (stop === 'cancel' || fatal) await cancelSession(handle);
           const outcome = await workflowResult<SessionOutcome>(handle);
-          ledger.end(position, outcome.mechanicalFailure ? 'mechanical-failure' : 'finished');
+          ledger.end(position, LEDGER_ENDS[endingOf(outcome.termination)]);
         } catch (error) {
           if (stop === 'leave') return;
           if (cancelledWorkflow(error)) {

@@ -7,7 +7,8 @@ import type { DecisionRecord } from '../core/session/session-record.js';
 import type { Termination } from '../core/session/termination.js';
 import { protocolRules } from '../core/session/turn-protocol.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
-import type { Transcript } from '../run-store/transcript.js';
+import { accountingOf, buildSessionSummary, type SessionSummary } from '../run-store/session-summary.js';
+import type { AttemptRecord, Transcript } from '../run-store/transcript.js';
 
 /** An R3 transcript as the metrics read it: writes, runs, submissions and the counted refusals. */
 function loopRecordOf(transcript: Transcript, classes: readonly number[], budget: number): LoopRecord {
@@ -79,4 +80,32 @@ function scoreSplitSession(transcript: Transcript, classes: readonly number[], s
     transcript.turns.map((turn) => turn.decision),
     protocolRules(spec, classes).classCount,
   );
+}
+
+/**
+ * The summary of a session's run that ended as `termination`, scored from its
+ * transcript: the one way one is built from a transcript (a session that
+ * finishes or stops, a cancel, and `allocbench rescore` rebuilding an unreadable one).
+ */
+export function summaryFromTranscript(parts: {
+  readonly spec: SessionSpec;
+  readonly streamHash: string;
+  readonly classes: readonly number[];
+  readonly transcript: Transcript;
+  readonly termination: Termination;
+  readonly finishedAt: string;
+}): SessionSummary {
+  const { spec, classes, transcript, termination } = parts;
+  const { decisions, metrics, script } = scoreTranscript(spec, classes, transcript, termination);
+  const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
+  return buildSessionSummary({
+    spec,
+    streamHash: parts.streamHash,
+    termination,
+    decisions,
+    metrics,
+    script,
+    accounting: accountingOf(attempts, transcript.costUsd),
+    finishedAt: parts.finishedAt,
+  });
 }

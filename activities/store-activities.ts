@@ -6,12 +6,11 @@ import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import { runParts } from '../run-store/run-layout.js';
-import { accountingOf, buildSessionSummary } from '../run-store/session-summary.js';
-import { needsRun, readSweepSummaries } from '../run-store/sweep-summaries.js';
-import { MECHANICAL_FAILURES } from '../core/session/termination.js';
+import { needsRun } from '../run-store/session-states.js';
+import { readSweepSummaries } from '../run-store/sweep-summaries.js';
+import { endingOf } from '../core/session/termination.js';
 import type { FinishInput, SessionOutcome, SessionRef, SessionSetup, StoreActivities } from '../protocol/activities.js';
-import type { AttemptRecord } from '../run-store/transcript.js';
-import { scoreTranscript } from './session-scoring.js';
+import { summaryFromTranscript } from './session-scoring.js';
 import { loadSessionContext, openSession } from './session-context.js';
 
 const now = () => new Date().toISOString();
@@ -46,9 +45,13 @@ export function createStoreActivities(): StoreActivities {
         const where = store.where(runParts.session(spec));
         throw new Error(`${where}: recorded with stream ${transcript.start.streamHash.slice(0, 12)}, now ${stream.hash.slice(0, 12)}`);
       }
-      const ended = transcript.ended;
-      if (ended && MECHANICAL_FAILURES.includes(ended)) {
-        await store.appendTranscript(spec, { type: 'resume', at: now(), after: ended });
+      // Run again after it ended short of finishing: the rest of the session goes on from its records, in flight, not stopped.
+      const unfinished = transcript.cancelled
+        ? 'cancelled'
+        : transcript.ended && endingOf(transcript.ended) !== 'finished' && transcript.ended;
+      if (unfinished) {
+        await store.appendTranscript(spec, { type: 'resume', at: now(), after: unfinished });
+        await store.removeSummary(spec);
       }
       return { classes: encodeClasses(classes), streamHash: stream.hash };
     },
@@ -61,24 +64,13 @@ export function createStoreActivities(): StoreActivities {
     async finishSession({ runDir, session, termination }: FinishInput): Promise<SessionOutcome> {
       const { store, spec, transcript } = await openSession({ runDir, session });
       const { stream, classes } = await loadSessionContext(store, spec);
-      const { decisions, metrics, script } = scoreTranscript(spec, classes, transcript, termination);
-      const attempts = transcript.records.filter((r): r is AttemptRecord => r.type === 'attempt');
-      const summary = buildSessionSummary({
-        spec,
-        streamHash: stream.hash,
-        termination,
-        decisions,
-        metrics,
-        script,
-        accounting: accountingOf(attempts, transcript.costUsd),
-        finishedAt: now(),
-      });
+      const summary = summaryFromTranscript({ spec, streamHash: stream.hash, classes, transcript, termination, finishedAt: now() });
       await store.writeSummary(spec, summary);
+      const { metrics } = summary;
       if (transcript.ended !== termination) await store.appendTranscript(session, { type: 'end', at: summary.finishedAt, termination });
       return {
         sessionKey: summary.sessionKey,
         termination,
-        mechanicalFailure: summary.mechanicalFailure,
         utility: metrics.utility,
         optimum: metrics.optimum,
         commitments: metrics.commitments,
@@ -87,17 +79,26 @@ export function createStoreActivities(): StoreActivities {
     },
 
     /**
-     * The cancel goes after everything the session recorded, and running the
-     * session again goes on from those records; a session that ended (a cancel
-     * that came as it finished) or never began records nothing.
+     * The cancel goes after everything the session recorded, and its summary
+     * says it was cancelled (scored as far as it went, measured nowhere);
+     * running the session again goes on from those records. A session that
+     * ended (a cancel that came as it finished) or never began records nothing.
      */
     async recordCancelled({ runDir, session }: SessionRef): Promise<void> {
-      const store = openRunStore(runDir);
-      if (!(await store.hasTranscript(session)) || (await store.readTranscript(session)).ended) return;
-      await store.appendTranscript(session, { type: 'cancelled', at: now() });
+      if (!(await openRunStore(runDir).hasTranscript(session))) return;
+      const { store, spec, transcript } = await openSession({ runDir, session });
+      if (transcript.ended) return;
+      const at = now();
+      if (!transcript.cancelled) await store.appendTranscript(session, { type: 'cancelled', at });
+      const { stream, classes } = await loadSessionContext(store, spec);
+      const cancelled = await store.readTranscript(session);
+      await store.writeSummary(
+        spec,
+        summaryFromTranscript({ spec, streamHash: stream.hash, classes, transcript: cancelled, termination: 'cancelled', finishedAt: at }),
+      );
     },
 
-    /** Indices (in expandSweep order) of sessions without a readable summary, or whose summary is a mechanical failure. */
+    /** Indices (in expandSweep order) of the sessions to run: those not finished. */
     async unfinishedSessions({ runDir, config }: { runDir: string; config: SweepConfig }): Promise<number[]> {
       const readings = await readSweepSummaries(openRunStore(runDir), expandSweep(config));
       return readings.flatMap((reading, index) => (needsRun(reading) ? [index] : []));

@@ -1,6 +1,7 @@
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
 import { readManifest } from '../run-store/manifest.js';
+import { countStates, readSessionStates, type SessionState } from '../run-store/session-states.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import type { SplitRole } from '../core/rungs/rung.js';
 import { attemptKey, runKey, type AttemptRecord, type ReusedReply, type Transcript } from '../run-store/transcript.js';
@@ -41,7 +42,10 @@ export interface AuditedTurn {
 
 export interface AuditReport {
   readonly runDir: string;
+  /** Sessions begun (with a transcript). */
   readonly sessions: number;
+  /** Every session's state (run-store/session-states.ts). */
+  readonly states: Readonly<Record<SessionState, number>>;
   readonly decisionTurns: number;
   readonly attempts: number;
   readonly retriedTurns: number;
@@ -108,7 +112,9 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
     0, 0, 0, 0, 0, 0, 0, 0, 0,
   ];
   let throttledAttempts = 0;
-  for (const spec of expandSweep(manifest.config)) {
+  const specs = expandSweep(manifest.config);
+  const states = countStates((await readSessionStates(store, specs)).map((reading) => reading.state));
+  for (const spec of specs) {
     const transcript = await store.readTranscript(spec);
     if (!transcript.start) continue;
     sessions++;
@@ -161,6 +167,7 @@ export async function auditRun(runDir: string): Promise<AuditReport> {
   return {
     runDir,
     sessions,
+    states,
     decisionTurns,
     attempts,
     retriedTurns,

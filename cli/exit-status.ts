@@ -9,8 +9,8 @@ export const EXIT = {
   /** Bad flags or input, a run directory in use, or a file-system error on it (nothing started, or the run stopped). */
   usage: 2,
   /**
-   * `run` or `sweep`: some session did not complete (a failed workflow or a
-   * mechanical failure); `import`: some arm or seed could not be read and was
+   * `run` or `sweep`: some session did not finish (stopped by a cost cap,
+   * cancelled, failed mechanically, or its workflow failed); `import`: some arm or seed could not be read and was
    * left out, the rest imported; `rescore`: some session could not be
    * rescored, the rest were. Listed on stderr.
    */
@@ -19,16 +19,17 @@ export const EXIT = {
 
 export const EXIT_STATUS_HELP = `
 Exit status:
-  0  every session of the run completed
+  0  every session of the run finished
   1  internal error
   2  bad input, the run directory in use by another command, or a file-system
      error on it (a full disk, a read-only or unwritable directory): one line
-  3  some session did not complete (its workflow failed, it ended as a
-     mechanical failure: transport-exhausted, provider-error, or the sweep was
-     cancelled); they are listed on stderr, and running the same command again
-     replaces them (a cancelled session goes on from where it stopped)`;
+  3  some session did not finish: stopped by a cost cap, cancelled, failed
+     mechanically (transport-exhausted, provider-error), or its workflow failed;
+     each is listed on stderr with its state, and the same command (with a
+     higher cap where one stopped them) goes on with each from its last
+     recorded turn`;
 
-/** Some session of a run did not complete; the sessions have been listed on stderr. */
+/** Some session of a run did not finish; the sessions have been listed on stderr. */
 export class IncompleteRunError extends Error {
   override readonly name = 'IncompleteRunError';
 }

@@ -48,8 +48,21 @@ export function cellRow(cell: CellResult): string[] {
     percent(cell.pooled?.firstSightHazard ?? null),
     fixed(cell.pooled?.commitmentsPerSession ?? null),
     percent(cell.pooled?.unresolvedRate ?? null),
-    cell.mechanicalFailures > 0 ? `${cell.mechanicalFailures} mechanical` : cell.invalid ? 'INVALID (>10% unresolved)' : 'ok',
+    validityOf(cell),
   ];
+}
+
+/** 'ok' only for a cell whose every session finished and which the paper's rule holds valid; else what keeps it from it. */
+function validityOf(cell: CellResult): string {
+  const unfinished = [
+    cell.stopped > 0 && `${cell.stopped} stopped by the cap`,
+    cell.cancelled > 0 && `${cell.cancelled} cancelled`,
+    cell.mechanicalFailures > 0 && `${cell.mechanicalFailures} mechanical`,
+  ].filter((part) => part !== false);
+  const elsewhere = cell.sessions - cell.finished - cell.stopped - cell.cancelled - cell.mechanicalFailures;
+  if (elsewhere > 0) unfinished.push(`${elsewhere} not finished`);
+  if (unfinished.length > 0) return unfinished.join(', ');
+  return cell.invalid ? 'INVALID (>10% unresolved)' : 'ok';
 }
 
 /** The per-cell table printed after a run or sweep. */
@@ -103,7 +116,8 @@ function scriptTable(cells: RunResults['cells']): string {
 export function runJson(results: RunResults) {
   const { overall, totals } = results;
   return {
-    sessions: results.finished - results.mechanicalFailures,
+    sessions: results.states.finished,
+    states: results.states,
     utility: totals.utility,
     optimum: totals.optimum,
     score: overall?.score ?? null,
@@ -113,7 +127,7 @@ export function runJson(results: RunResults) {
     commitments: totals.commitments,
     unresolved: totals.unresolved,
     unresolvedRate: overall?.unresolvedRate ?? null,
-    mechanicalFailures: results.mechanicalFailures,
+    mechanicalFailures: results.states.failed,
     runDir: results.runDir,
     cells: results.cells,
   };

@@ -5,7 +5,7 @@ import { classSequence } from '../core/stream/stream.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
 import { describeDecision, rereadSession } from '../activities/reread-session.js';
-import { scoreTranscript } from '../activities/session-scoring.js';
+import { scoreTranscript, summaryFromTranscript } from '../activities/session-scoring.js';
 import { CorruptRunDataError } from '../run-store/corrupt-data.js';
 import { inBatches } from '../run-store/in-batches.js';
 import { readManifest } from '../run-store/manifest.js';
@@ -14,12 +14,15 @@ import { runParts } from '../run-store/run-layout.js';
 import { filesystemFaultOf } from '../run-store/store-errors.js';
 import type { RunStore } from '../run-store/run-store.js';
 import { buildSessionSummary, type SessionSummary } from '../run-store/session-summary.js';
+import type { Transcript } from '../run-store/transcript.js';
 
 /** What rescoring did to one session. */
 export type SessionRescore =
   /** Its decisions or metrics read otherwise now: the summary rewritten (unless a dry run), the previous kept at `kept`. */
   | { readonly session: string; readonly status: 'changed'; readonly changes: readonly string[]; readonly kept?: string }
   | { readonly session: string; readonly status: 'unchanged' }
+  /** Its summary was unreadable: built again from its transcript (unless a dry run), the unreadable one kept at `kept`. */
+  | { readonly session: string; readonly status: 'rebuilt'; readonly kept?: string }
   /** No summary yet: the sweep scores it with the current code when it finishes. */
   | { readonly session: string; readonly status: 'not-finished' }
   /**
@@ -76,14 +79,21 @@ function turnChanges(before: readonly DecisionRecord[], after: readonly Decision
 /** A session's summary recomputed from its transcript with the current reading and metrics; written unless `dryRun`. */
 async function rescoreSession(store: RunStore, spec: SessionSpec, options: { dryRun: boolean; at: string }): Promise<SessionRescore> {
   const session = sessionKey(spec);
-  const summary = await store.readSummary(spec);
+  const summary = await store.readSummary(spec).catch((error: unknown) => {
+    if (error instanceof CorruptRunDataError) return error;
+    throw error;
+  });
   if (!summary) return { session, status: 'not-finished' };
   const transcript = await store.readTranscript(spec);
   const where = (part: string) => store.where(part);
   if (!transcript.start)
     return { session, status: 'failed', reason: `${where(runParts.session(spec))}: no opening record in its transcript` };
-  if (spec.rung === 'R3' && transcript.steps.length === 0 && transcript.records.some((record) => record.type === 'message'))
-    return { session, status: 'left', why: 'imported-r3' };
+  const imported = spec.rung === 'R3' && transcript.steps.length === 0 && transcript.records.some((record) => record.type === 'message');
+  if (summary instanceof CorruptRunDataError) {
+    if (imported) return { session, status: 'failed', reason: `${summary.message} (an imported R3 session: import its arm again)` };
+    return rebuildSummary(store, spec, transcript, summary, options.dryRun);
+  }
+  if (imported) return { session, status: 'left', why: 'imported-r3' };
   if (spec.agent?.kind === 'split') return { session, status: 'left', why: 'split-agent' };
   const stream = await store.readStream(spec.seed);
   if (!stream) return { session, status: 'failed', reason: `${where(runParts.stream(spec.seed))}: missing` };
@@ -109,6 +119,43 @@ async function rescoreSession(store: RunStore, spec: SessionSpec, options: { dry
   const rescored = rescoredSummary(summary, score, options.at);
   const kept = options.dryRun ? undefined : await store.replaceSummary(spec, rescored);
   return { session, status: 'changed', changes, ...(kept && { kept }) };
+}
+
+/**
+ * An unreadable summary built again from the session's transcript, as the
+ * session wrote it when its run ended (how it ended, when, and what its calls
+ * cost are all on record); the unreadable one is kept beside it. A transcript
+ * without an ending belongs to a session that never wrote its summary
+ * whole: running the sweep again goes on with it.
+ */
+async function rebuildSummary(
+  store: RunStore,
+  spec: SessionSpec,
+  transcript: Transcript,
+  corrupt: CorruptRunDataError,
+  dryRun: boolean,
+): Promise<SessionRescore> {
+  const session = sessionKey(spec);
+  const last = transcript.records.at(-1);
+  const termination = last?.type === 'end' ? last.termination : last?.type === 'cancelled' ? 'cancelled' : undefined;
+  if (!last || termination === undefined)
+    return {
+      session,
+      status: 'failed',
+      reason: `${corrupt.message}, and its transcript has not ended: run the sweep again to go on with it`,
+    };
+  const stream = await store.readStream(spec.seed);
+  if (!stream) return { session, status: 'failed', reason: `${store.where(runParts.stream(spec.seed))}: missing` };
+  const summary = summaryFromTranscript({
+    spec,
+    streamHash: stream.hash,
+    classes: classSequence(stream),
+    transcript,
+    termination,
+    finishedAt: last.at,
+  });
+  const kept = dryRun ? undefined : await store.replaceSummary(spec, summary);
+  return { session, status: 'rebuilt', ...(kept && { kept }) };
 }
 
 /** The summary with its decisions and metrics as scored now; how it ended and what its calls cost are facts of the run, kept as they are. */

@@ -13,7 +13,8 @@ import { readManifest } from '../run-store/manifest.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import type { RunStore } from '../run-store/run-store.js';
 import type { SessionSummary } from '../run-store/session-summary.js';
-import { readSweepSummaries } from '../run-store/sweep-summaries.js';
+import { countStates, isMeasured, readSessionStates, summaryState, type SessionState } from '../run-store/session-states.js';
+import type { SessionEnding } from '../core/session/termination.js';
 
 /** One cell of a sweep: every seed of one (model, rung, reskin, N disclosure, B, K). */
 export interface CellResult {
@@ -29,9 +30,13 @@ export interface CellResult {
   /** An economic cell: the charge rule was stated (K = 0 included). */
   readonly economic: boolean;
   readonly sessions: number;
+  /** Sessions finished by the experiment's own rules: the only ones measured. */
   readonly finished: number;
+  /** Sessions whose last run ended otherwise (session-states.ts): stopped by a cost cap, cancelled, failed mechanically. */
+  readonly stopped: number;
+  readonly cancelled: number;
   readonly mechanicalFailures: number;
-  /** Pooled over the finished sessions that did not fail mechanically; null when there are none. */
+  /** Pooled over the finished sessions; null when there are none. */
   readonly pooled: PooledMetrics | null;
   /** Against policy/optimal on the same streams (online Score, regret), over the same sessions; null at R3 (not scored), when there are none, or when not asked for. */
   readonly online: PooledOnlineMetrics | null;
@@ -45,11 +50,9 @@ export interface RunResults {
   readonly runDir: string;
   readonly name: string;
   readonly total: number;
-  readonly finished: number;
-  /** Sessions begun and not finished: in flight, or stopped midway (resumed when the sweep runs again). */
-  readonly started: number;
-  readonly mechanicalFailures: number;
-  /** Pooled over every finished session that did not fail mechanically. */
+  /** How many sessions are in each state (run-store/session-states.ts). */
+  readonly states: Readonly<Record<SessionState, number>>;
+  /** Pooled over every finished session. */
   readonly overall: PooledMetrics | null;
   /** The same against policy/optimal, over the sessions not at R3; null when there are none or when not asked for. */
   readonly overallOnline: PooledOnlineMetrics | null;
@@ -60,13 +63,13 @@ export interface RunResults {
   readonly unreadable: readonly string[];
 }
 
-/** policy/optimal's net on the stream of each session that counts (finished, no mechanical failure, not at R3), by session key. */
+/** policy/optimal's net on the stream of each session that counts (finished, not at R3), by session key. */
 export async function onlineOptimaOf(
   store: RunStore,
-  summaries: readonly Pick<SummaryCore, 'sessionKey' | 'spec' | 'mechanicalFailure'>[],
+  summaries: readonly Pick<SummaryCore, 'sessionKey' | 'spec' | 'termination'>[],
   options: CacheOptions,
 ): Promise<Map<string, number>> {
-  const scored = summaries.filter((s) => !s.mechanicalFailure && s.spec.rung !== 'R3');
+  const scored = summaries.filter((s) => isMeasured(s) && s.spec.rung !== 'R3');
   const streams = await Promise.all(
     scored.map(async (s) => {
       const stream = await store.readStream(s.spec.seed);
@@ -110,8 +113,9 @@ export function cellResults(
   return cells.map(({ key, items }): CellResult => {
     const spec = (items[0] as (typeof items)[number]).spec;
     const cellSummaries = items.map((item) => item.summary);
-    const finished = cellSummaries.filter((s): s is SummaryCore => s !== undefined);
-    const valid = finished.filter((s) => !s.mechanicalFailure);
+    const ended = cellSummaries.filter((s): s is SummaryCore => s !== undefined);
+    const valid = ended.filter(isMeasured);
+    const endedAs = (ending: SessionEnding) => ended.filter((s) => summaryState(s) === ending).length;
     const pooled = valid.length > 0 ? poolMetrics(valid.map((s) => s.metrics)) : null;
     const scriptMetrics = valid.flatMap((s) => (s.script ? [s.script.metrics] : []));
     return {
@@ -124,8 +128,10 @@ export function cellResults(
       charge: spec.charge,
       economic: key.economic,
       sessions: cellSummaries.length,
-      finished: finished.length,
-      mechanicalFailures: finished.length - valid.length,
+      finished: valid.length,
+      stopped: endedAs('stopped'),
+      cancelled: endedAs('cancelled'),
+      mechanicalFailures: endedAs('failed'),
       pooled,
       online: pooledOnline(valid, optima),
       script: scriptMetrics.length > 0 ? poolScriptMetrics(scriptMetrics) : null,
@@ -144,19 +150,18 @@ export async function readRunResults(runDir: string, online?: CacheOptions): Pro
   const store = openRunStore(runDir);
   const manifest = await readManifest(store);
   const specs = expandSweep(manifest.config);
-  const readings = await readSweepSummaries(store, specs);
+  const readings = await readSessionStates(store, specs);
   const summaries = readings.map((reading) => reading.summary);
-  const begun = await Promise.all(specs.map((spec, index) => (summaries[index] === undefined ? store.hasTranscript(spec) : false)));
-  const finishedSummaries = summaries.filter((s): s is SessionSummary => s !== undefined);
-  const optima = online ? await onlineOptimaOf(store, finishedSummaries, online) : null;
+  const validSummaries = summaries.filter((s): s is SessionSummary => s !== undefined && isMeasured(s));
+  const optima = online ? await onlineOptimaOf(store, validSummaries, online) : null;
   const results = cellResults(specs, summaries, manifest.import?.source ?? null, optima);
-  const validSummaries = finishedSummaries.filter((s) => !s.mechanicalFailure);
   const valid = validSummaries.map((s) => s.metrics);
   const sum = (pick: (m: (typeof valid)[number]) => number) => valid.reduce((total, m) => total + pick(m), 0);
   return {
     runDir: store.location,
     name: manifest.name,
     total: specs.length,
+    states: countStates(readings.map((reading) => reading.state)),
     overall: valid.length > 0 ? poolMetrics(valid) : null,
     overallOnline: pooledOnline(validSummaries, optima),
     totals: {
@@ -165,9 +170,6 @@ export async function readRunResults(runDir: string, online?: CacheOptions): Pro
       commitments: sum((m) => m.commitments),
       unresolved: sum((m) => m.unresolved),
     },
-    finished: results.reduce((sum, c) => sum + c.finished, 0),
-    started: begun.filter(Boolean).length,
-    mechanicalFailures: results.reduce((sum, c) => sum + c.mechanicalFailures, 0),
     cells: results,
     unreadable: readings.flatMap((reading) => (reading.corrupt ? [reading.corrupt] : [])),
   };

@@ -36,11 +36,13 @@ export async function sweepProgressNow(handle: WorkflowHandle, total: number): P
   const payload = keeper?.heartbeatDetails?.payloads?.[0];
   if (payload) {
     const ledger = defaultPayloadConverter.fromPayload<LedgerState>(payload);
-    const ended = ledger.finished + ledger.failed + ledger.cancelled;
+    const ended = ledger.finished + ledger.stopped + ledger.mechanicalFailures + ledger.failed + ledger.cancelled;
     const running = ledger.next - ended;
     return {
       total,
       finished: total - ledger.size + ledger.finished,
+      stopped: ledger.stopped,
+      cancelled: ledger.cancelled,
       running,
       mechanicalFailures: ledger.mechanicalFailures,
       failed: ledger.failed,
@@ -64,23 +66,23 @@ export async function withProgressBar(
   if (!enabled || !process.stderr.isTTY) return result;
   const bar = new SingleBar({
     format:
-      'sessions {bar} {value}/{total} · running {running} · mechanical failures {mechanical} · calls throttled {throttled} · spent {spent} · {duration_formatted}',
+      'sessions finished {bar} {value}/{total} · running {running} · stopped by the cap {stopped} · mechanical failures {mechanical} · calls throttled {throttled} · spent {spent} · {duration_formatted}',
     stream: process.stderr,
     hideCursor: true,
   });
   let spend: SpendProgress = { throttled: 0, spent: '–' };
-  bar.start(total, 0, { running: 0, mechanical: 0, ...spend });
+  bar.start(total, 0, { running: 0, stopped: 0, mechanical: 0, ...spend });
   let polls = 0;
   const update = async () => {
     if (polls++ % SPEND_EVERY === 0) spend = await spendProgress(ledger.store, ledger.capUsd).catch(() => spend);
     const p = await sweepProgressNow(handle, total).catch(() => undefined);
-    if (p) bar.update(p.finished, { running: p.running, mechanical: p.mechanicalFailures, ...spend });
+    if (p) bar.update(p.finished, { running: p.running, stopped: p.stopped, mechanical: p.mechanicalFailures, ...spend });
   };
   const timer = setInterval(() => void update(), 500);
   try {
     const final = await result;
     spend = await spendProgress(ledger.store, ledger.capUsd).catch(() => spend);
-    bar.update(final.finished, { running: 0, mechanical: final.mechanicalFailures, ...spend });
+    bar.update(final.finished, { running: 0, stopped: final.stopped, mechanical: final.mechanicalFailures, ...spend });
     return final;
   } finally {
     clearInterval(timer);

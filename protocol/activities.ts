@@ -2,7 +2,7 @@ import type { Termination } from '../core/session/termination.js';
 import type { Progress } from '../core/session/turn-protocol.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { SessionTally } from '../core/sweep/session-ledger.js';
-import type { ReplaySetting, SweepConfig } from '../core/sweep/sweep-config.js';
+import type { CostCaps, ReplaySetting, SweepConfig } from '../core/sweep/sweep-config.js';
 
 /*
  * The activities the workflows call, as contracts: the workflows proxy these
@@ -31,6 +31,8 @@ export interface SessionRef {
 /** The model's next call of a session, from the progress before it (core/session/turn-protocol.ts). */
 export interface StepInput extends SessionRef {
   readonly progress: Progress;
+  /** The caps of the invocation the session runs under. */
+  readonly caps: CostCaps;
   /** Answer the call from a recorded run's reply (a replayed sweep); absent for a live call. */
   readonly replay?: ReplaySetting;
 }
@@ -69,7 +71,6 @@ export interface FinishInput extends SessionRef {
 export interface SessionOutcome {
   readonly sessionKey: string;
   readonly termination: Termination;
-  readonly mechanicalFailure: boolean;
   readonly utility: number;
   readonly optimum: number;
   readonly commitments: number;
@@ -81,9 +82,9 @@ export interface StoreActivities {
   prepareSession(input: SessionSetup): Promise<{ readonly classes: string; readonly streamHash: string }>;
   /** Scores the session from its transcript, writes its summary and end record. */
   finishSession(input: FinishInput): Promise<SessionOutcome>;
-  /** Records in a begun session's transcript that it was cancelled (a cancel of its sweep); one not begun or ended records nothing. */
+  /** Records that a begun session was cancelled (a cancel of its sweep), in its transcript and its summary; one not begun or ended records nothing. */
   recordCancelled(input: SessionRef): Promise<void>;
-  /** Indices (in expandSweep order) of sessions without a summary, or whose summary is a mechanical failure. */
+  /** Indices (in expandSweep order) of sessions to run: not finished (session-states.ts, needsRun). */
   unfinishedSessions(input: { readonly runDir: string; readonly config: SweepConfig }): Promise<number[]>;
 }
 

@@ -1,6 +1,6 @@
 import type { Progress } from '../core/session/turn-protocol.js';
 import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
-import type { ModelCallPlacement, ReplaySetting } from '../core/sweep/sweep-config.js';
+import type { CostCaps, ModelCallPlacement, ReplaySetting } from '../core/sweep/sweep-config.js';
 
 /*
  * The session workflow as whoever starts it sees it: its type name, its input
@@ -13,6 +13,8 @@ export const SESSION_WORKFLOW_TYPE = 'sessionWorkflow';
 export interface SessionInput {
   readonly runDir: string;
   readonly spec: SessionSpec;
+  /** The caps of the invocation that started this run of the session. */
+  readonly caps: CostCaps;
   /** A dead worker's call is retried after this long without a heartbeat. */
   readonly heartbeatSeconds: number;
   /** Where the model calls run; unset (sessions begun before it existed): on provider queues. */

@@ -68,6 +68,12 @@ function readHolder(path: string): { text: string; holder: LockHolder | undefine
   }
 }
 
+/** The live holder of the lock at `path`, if a live process holds it (one on another host is taken to live). */
+export function liveHolder(path: string): LockHolder | undefined {
+  const holder = readHolder(path)?.holder;
+  return holder && holderAlive(holder) ? holder : undefined;
+}
+
 export const describeHolder = (holder: LockHolder) => `pid ${holder.pid} on host ${holder.host} since ${holder.since}`;
 
 /**

@@ -19,7 +19,8 @@ import {
 } from './json-files.js';
 import type { Manifest } from './manifest-record.js';
 import { previousSummaryNumber, runLayout, runParts, type SessionName } from './run-layout.js';
-import { acquireRunLock } from './run-lock.js';
+import { describeHolder, liveHolder } from './file-lock.js';
+import { acquireRunLock, runLockPath } from './run-lock.js';
 import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
 import type { SessionSummary } from './session-summary.js';
 import { withFile } from './store-errors.js';
@@ -139,6 +140,11 @@ export class FsRunStore implements RunStore {
     return manifest;
   }
 
+  replaceManifest(manifest: Manifest): Promise<void> {
+    const path = runLayout.manifest(this.location);
+    return withFile(path, () => writeJsonAtomic(path, manifest));
+  }
+
   async readStream(seed: number): Promise<Stream | undefined> {
     const path = runLayout.stream(this.location, seed);
     return existsSync(path) ? readStoredStream(path) : undefined;
@@ -198,6 +204,11 @@ export class FsRunStore implements RunStore {
     }
   }
 
+  removeSummary(session: SessionName): Promise<void> {
+    const path = runLayout.summary(this.location, session);
+    return withFile(path, () => rm(path, { force: true }));
+  }
+
   async recordCost(entry: CostEntry): Promise<void> {
     const path = runLayout.costs(this.location);
     await withFile(path, () => appendJsonLine(path, entry));
@@ -238,6 +249,11 @@ export class FsRunStore implements RunStore {
   async lock(note: (line: string) => void): Promise<RunLock> {
     const lock = acquireRunLock(this.location, note);
     return { where: lock.path, release: async () => lock.release() };
+  }
+
+  async lockHolder(): Promise<string | undefined> {
+    const holder = liveHolder(runLockPath(this.location));
+    return holder && describeHolder(holder);
   }
 
   /** Written to a temporary directory renamed into place: a run directory is never seen half written. */

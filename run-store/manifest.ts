@@ -1,16 +1,23 @@
 import { InputError } from '../core/errors.js';
-import { experimentHash, type SweepConfig } from '../core/sweep/sweep-config.js';
+import { isDeepStrictEqual } from 'node:util';
+import { costCapsOf, experimentHash, parseSweepConfig, type SweepConfig } from '../core/sweep/sweep-config.js';
 import type { ImportProvenance } from './provenance.js';
 import { runParts } from './run-layout.js';
 import type { Manifest, ManifestVersions } from './manifest-record.js';
 import type { RunStore } from './run-store.js';
 
-/** A changed sweep under the same name is refused, never mixed into earlier results. */
+/**
+ * A changed sweep under the same name is refused, never mixed into earlier
+ * results. The run's recorded settings are hashed again, so that what is not
+ * part of the experiment today (the cost caps) does not refuse a run recorded
+ * when it was.
+ */
 function refuseOther(store: RunStore, existing: Manifest, config: SweepConfig): void {
   const hash = experimentHash(config);
-  if (existing.name !== config.name || existing.experimentHash !== hash) {
+  const recorded = experimentHash(parseSweepConfig(existing.config, `${store.location}: manifest config`));
+  if (existing.name !== config.name || recorded !== hash) {
     throw new InputError(
-      `${store.location} already holds sweep '${existing.name}' with different settings (experiment ${existing.experimentHash.slice(0, 12)}, now ${hash.slice(0, 12)}); use another name or output directory`,
+      `${store.location} already holds sweep '${existing.name}' with different settings (experiment ${recorded.slice(0, 12)}, now ${hash.slice(0, 12)}); use another name or output directory`,
     );
   }
 }
@@ -22,11 +29,19 @@ export async function checkRunDirectory(store: RunStore, config: SweepConfig): P
   return existing;
 }
 
-/** Writes the manifest of a new run, or checks the one that stands (created only if absent, so two writers cannot both win). */
+/**
+ * Writes the manifest of a new run, or checks the one that stands (created
+ * only if absent, so two writers cannot both win); a run resumed under other
+ * cost caps records them as the ones it runs under now.
+ */
 export async function claimRunDirectory(store: RunStore, config: SweepConfig, versions: ManifestVersions): Promise<Manifest> {
   const standing = await store.createManifest(newManifest(config, versions));
   refuseOther(store, standing, config);
-  return standing;
+  const caps = costCapsOf(config);
+  if (isDeepStrictEqual(costCapsOf(standing.config), caps)) return standing;
+  const resumed = { ...standing, experimentHash: experimentHash(config), config: { ...standing.config, ...caps } };
+  await store.replaceManifest(resumed);
+  return resumed;
 }
 
 /** The manifest of a run about to be written (an import passes its provenance). */

@@ -68,6 +68,8 @@ export interface RunStore {
   readManifest(): Promise<Manifest | undefined>;
   /** Writes the manifest unless the run has one already; returns the one that stands (the caller compares it). */
   createManifest(manifest: Manifest): Promise<Manifest>;
+  /** Replaces the manifest whole (a later invocation's limits, under the run's lock). */
+  replaceManifest(manifest: Manifest): Promise<void>;
 
   /** The run's copy of a seed's stream, checked against its hash; undefined if there is none. */
   readStream(seed: number): Promise<Stream | undefined>;
@@ -98,6 +100,8 @@ export interface RunStore {
    * absent: no earlier one is ever overwritten). Returns where the previous one is kept.
    */
   replaceSummary(session: SessionName, summary: SessionSummary): Promise<string>;
+  /** Removes the summary, if there is one: a session run again after it was stopped is in flight, not stopped. */
+  removeSummary(session: SessionName): Promise<void>;
 
   recordCost(entry: CostEntry): Promise<void>;
   /** Whether this attempt's cost is on the ledger (same session, turn and time). */
@@ -114,6 +118,8 @@ export interface RunStore {
 
   /** Takes the run's lock, or throws RunLockedError naming the holder; a stale lock is taken over and `note` told. */
   lock(note: (line: string) => void): Promise<RunLock>;
+  /** Who holds the run's lock now (a command running the run), in a few words; undefined when no live command does. */
+  lockHolder(): Promise<string | undefined>;
 
   /**
    * Writes a whole run at once (an import): nothing half-written is ever

@@ -50,6 +50,19 @@ function processRuns(pid: number): boolean {
   }
 }
 
+/** A lock object's holder; undefined when damaged (it is always written whole, so never a holder's). */
+function parseHolder(text: string): S3LockHolder | undefined {
+  try {
+    return JSON.parse(text) as S3LockHolder;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a lock's holder still holds it: not past its expiry, and its process not gone where that can be asked. */
+const holdsLock = (holder: S3LockHolder) =>
+  Date.parse(holder.expiresAt) > Date.now() && !(holder.host === hostname() && !processRuns(holder.pid));
+
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const indexOfRecordKey = (key: string) => Number(key.slice(key.lastIndexOf('/') + 1, -'.json'.length));
 
@@ -102,6 +115,10 @@ export class S3RunStore implements RunStore {
     const existing = await this.readManifest();
     if (!existing) throw new CorruptRunDataError(this.where(runParts.manifest), 'refused as existing, then not found');
     return existing;
+  }
+
+  async replaceManifest(manifest: Manifest): Promise<void> {
+    await this.objects.put(runParts.manifest, json(manifest));
   }
 
   async readStream(seed: number): Promise<Stream | undefined> {
@@ -203,6 +220,10 @@ export class S3RunStore implements RunStore {
     }
   }
 
+  async removeSummary(session: SessionName): Promise<void> {
+    await this.objects.delete(runParts.summary(session));
+  }
+
   /** Created only if absent: the same attempt recorded twice (a retried activity) is one entry. */
   async recordCost(entry: CostEntry): Promise<void> {
     await this.objects.put(runParts.cost(entry.session, entry.t, entry.at, entry.role), JSON.stringify(entry), { ifNoneMatch: true });
@@ -266,15 +287,9 @@ export class S3RunStore implements RunStore {
       if (etag !== undefined) break;
       const found = await this.objects.get(part);
       if (!found) continue; // released in the meantime
-      let holder: S3LockHolder | undefined;
-      try {
-        holder = JSON.parse(found.text) as S3LockHolder;
-      } catch {
-        holder = undefined; // damaged: always written whole, so never a holder's
-      }
-      const expired = !holder || !(Date.parse(holder.expiresAt) > Date.now());
+      const holder = parseHolder(found.text);
       const gone = holder !== undefined && holder.host === hostname() && !processRuns(holder.pid);
-      if (!expired && !gone && holder) {
+      if (holder && holdsLock(holder)) {
         throw new RunLockedError(
           `${this.location} is in use by pid ${holder.pid} on host ${holder.host} since ${holder.since} (${where}, renewed until ${holder.expiresAt}); wait for it to finish, or for the lock to expire if the process is gone`,
         );
@@ -315,6 +330,12 @@ export class S3RunStore implements RunStore {
         await this.objects.delete(part, etag);
       },
     };
+  }
+
+  async lockHolder(): Promise<string | undefined> {
+    const found = await this.objects.get(runParts.lock);
+    const holder = found && parseHolder(found.text);
+    return holder && holdsLock(holder) ? `pid ${holder.pid} on host ${holder.host} since ${holder.since}` : undefined;
   }
 
   /** The manifest last: a location without one is not a run to anything that reads runs. */

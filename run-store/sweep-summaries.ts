@@ -26,6 +26,3 @@ export function readSweepSummaries(store: RunStore, specs: readonly SessionSpec[
     }
   });
 }
-
-/** A session that needs (re)running: no summary, an unreadable one, or a mechanical failure. */
-export const needsRun = (reading: SummaryReading) => !reading.summary || reading.summary.mechanicalFailure;

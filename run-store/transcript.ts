@@ -3,7 +3,7 @@ import type { ToolResult } from '../core/rungs/tool-results.js';
 import type { LoopOutcome } from '../core/scripts/agent-loop.js';
 import { readLoopCalls, type LoopCall } from '../core/scripts/read-loop-calls.js';
 import type { DecisionRecord } from '../core/session/session-record.js';
-import type { Termination } from '../core/session/termination.js';
+import { MECHANICAL_FAILURES, type Termination } from '../core/session/termination.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { Usage } from '../core/chat/usage.js';
 import type { ScriptOutcome } from '../core/scripts/script-outcome.js';
@@ -176,7 +176,11 @@ export type ExecutionOutcome =
   | ScriptOutcome
   | { readonly ok: false; readonly kind: 'worker-lost'; readonly error: string; readonly ms: number; readonly logs: string };
 
-/** A replacement run after a mechanical failure: the rerun rules count attempts afresh from here. */
+/**
+ * A run of the session after its last one ended short of finishing: a
+ * replacement run after a mechanical failure (the rerun rules count attempts
+ * afresh from here), or a run that goes on after a cost cap or a cancel.
+ */
 export interface ResumeRecord {
   readonly type: 'resume';
   readonly at: string;
@@ -308,7 +312,7 @@ export class TranscriptFold {
         break;
       }
       case 'resume':
-        this.attemptsByT = new Map();
+        if (MECHANICAL_FAILURES.includes(record.after)) this.attemptsByT = new Map();
         break;
     }
   }

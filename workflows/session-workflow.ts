@@ -113,6 +113,7 @@ async function playSession(input: SessionInput, { store, modelFor, sandbox }: Se
     const result = await modelFor(providerOf(agentModel(spec, move.role).model)).takeStep({
       ...session,
       progress,
+      caps: input.caps,
       ...(input.replay && { replay: input.replay }),
     });
     if (result.kind === 'stopped') {

@@ -1,6 +1,8 @@
 import { ApplicationFailure, continueAsNew, executeChild, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
+import { costCapsOf } from '../core/sweep/sweep-config.js';
+import { endingOf } from '../core/session/termination.js';
 import { runStoreFailureIn } from '../protocol/failures.js';
 import { sessionSearchAttributes } from '../protocol/search-attributes.js';
 import { sessionWorkflowId } from '../protocol/session-workflow.js';
@@ -20,7 +22,15 @@ export async function sweepAsChildren(
   pending: readonly number[],
 ): Promise<SweepProgress> {
   const { runDir, config } = input;
-  const progress = { total: specs.length, finished: specs.length - pending.length, running: 0, mechanicalFailures: 0, failed: 0 };
+  const progress = {
+    total: specs.length,
+    finished: specs.length - pending.length,
+    stopped: 0,
+    cancelled: 0,
+    running: 0,
+    mechanicalFailures: 0,
+    failed: 0,
+  };
   setHandler(progressQuery, () => ({ ...progress }));
 
   const prefix = workflowInfo().workflowId;
@@ -36,6 +46,7 @@ export async function sweepAsChildren(
           {
             runDir,
             spec,
+            caps: costCapsOf(config),
             heartbeatSeconds: config.heartbeatSeconds,
             modelCalls: config.modelCalls,
             ...(config.replay && { replay: config.replay }),
@@ -43,8 +54,10 @@ export async function sweepAsChildren(
         ],
         typedSearchAttributes: sessionSearchAttributes(input.sweepId, spec),
       });
-      progress.finished++;
-      if (outcome.mechanicalFailure) progress.mechanicalFailures++;
+      const ending = endingOf(outcome.termination);
+      if (ending === 'finished') progress.finished++;
+      if (ending === 'stopped') progress.stopped++;
+      if (ending === 'failed') progress.mechanicalFailures++;
     } catch (error) {
       progress.failed++;
       fatal ??= runStoreFailureIn(error);

@@ -18,7 +18,11 @@ export interface SweepInput {
 /** What a sweep's run came to, or has come to so far. */
 export interface SweepProgress {
   readonly total: number;
+  /** Sessions finished by the experiment's own rules, before this run of the sweep and in it. */
   readonly finished: number;
+  /** Sessions that ended otherwise in this run of the sweep: stopped by a cost cap, cancelled. */
+  readonly stopped: number;
+  readonly cancelled: number;
   readonly running: number;
   readonly mechanicalFailures: number;
   /** Sessions whose workflow failed outright (a bug, not a benchmark outcome). */

@@ -44,8 +44,16 @@ export async function sweepWorkflow(input: SweepInput): Promise<SweepProgress> {
       sessions: pending,
       eagerStart: input.eagerStart ?? false,
     });
-    const { finished, mechanicalFailures, failed } = tally;
-    return { total: specs.length, finished: specs.length - pending.length + finished, running: 0, mechanicalFailures, failed };
+    const { finished, stopped, cancelled, mechanicalFailures, failed } = tally;
+    return {
+      total: specs.length,
+      finished: specs.length - pending.length + finished,
+      stopped,
+      cancelled,
+      running: 0,
+      mechanicalFailures,
+      failed,
+    };
   } catch (error) {
     const fatal = runStoreFailureIn(error);
     throw fatal ? sweepStopped(fatal) : error;

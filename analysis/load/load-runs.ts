@@ -5,7 +5,7 @@ import type { Manifest } from '../../run-store/manifest-record.js';
 import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
 import type { RunStore } from '../../run-store/run-store.js';
 import type { SessionSummary } from '../../run-store/session-summary.js';
-import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
+import { readSessionStates, STATE_WORDS, type SessionState } from '../../run-store/session-states.js';
 import { encodeClasses } from '../../core/session/compact-codes.js';
 import { classSequence, type Stream } from '../../core/stream/stream.js';
 import { FAMILY_NAMES } from '../../core/families/family.js';
@@ -45,6 +45,20 @@ export interface LoadedRuns {
   readonly exclusions: readonly Exclusion[];
 }
 
+/** Why a session that did not finish is left out, and what would bring it in. */
+function exclusionReason(state: SessionState, summary: SessionSummary | undefined, corrupt: string | undefined): string {
+  switch (state) {
+    case 'unreadable':
+      return `unreadable summary: ${corrupt}; allocbench rescore rebuilds it from the transcript`;
+    case 'stopped':
+    case 'cancelled':
+    case 'failed':
+      return `${STATE_WORDS[state]} (${summary?.termination}); running the sweep again goes on with it`;
+    default:
+      return `not finished (${state})`;
+  }
+}
+
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 /** Reads one run's finished sessions; everything else becomes an exclusion, each session at most once. */
@@ -68,21 +82,13 @@ async function loadRun(runDir: string, exclusions: Exclusion[]): Promise<{ run: 
   }
   const sessions: LoadedSession[] = [];
   let finished = 0;
-  for (const { spec, summary, corrupt } of await readSweepSummaries(store, specs)) {
+  for (const { spec, summary, corrupt, state } of await readSessionStates(store, specs)) {
     const what = `${manifest.name}: ${sessionKey(spec)}`;
-    if (corrupt) {
-      exclusions.push({ what, reason: `unreadable summary: ${corrupt}` });
-      continue;
-    }
-    if (!summary) {
-      exclusions.push({ what, reason: 'not finished (no summary.json)' });
+    if (state !== 'finished' || !summary) {
+      exclusions.push({ what, reason: exclusionReason(state, summary, corrupt) });
       continue;
     }
     finished++;
-    if (summary.mechanicalFailure) {
-      exclusions.push({ what, reason: `mechanical failure (${summary.termination}); re-run the sweep to replace it` });
-      continue;
-    }
     const stream = await readStream(store, spec.seed, exclusions, what);
     if (!stream) continue;
     if (stream.hash !== summary.streamHash) {

@@ -259,7 +259,8 @@ export async function writeReport(
     reason: `policy/optimal's table is out of reach (${u.reason})`,
   }));
   const loaded = { ...read, sessions: measured.sessions, exclusions: [...read.exclusions, ...unsolved] };
-  if (loaded.sessions.length === 0 && training.length === 0) {
+  // A run whose every session was left out still gets its report: the exclusions say why, and what brings them in.
+  if (loaded.runs.length === 0 && training.length === 0) {
     const why = [...loaded.exclusions, ...trainingExclusions]
       .slice(0, 3)
       .map((e) => `${e.what}: ${e.reason}`)

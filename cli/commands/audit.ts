@@ -2,6 +2,7 @@ import { resolveRunLocation } from '../../run-store/run-location.js';
 import type { Command } from 'commander';
 import { printJson, table } from '../format.js';
 import type { AuditedTurn } from '../audit-report.js';
+import { describeProgress } from '../../run-store/session-states.js';
 
 function secondsBetween(from: string, to: string): string {
   return `+${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)}s`;
@@ -45,7 +46,8 @@ export function registerAudit(program: Command): void {
         turn.decision,
       ]);
       const lines = [
-        `${report.runDir}: ${report.sessions} sessions, ${report.decisionTurns} decision turns, ${report.attempts} attempts`,
+        `${report.runDir}: ${describeProgress(report.states)}`,
+        `${report.sessions} sessions begun, ${report.decisionTurns} decision turns, ${report.attempts} attempts`,
         `${report.retriedTurns} turns retried, ${report.unresolvedTurns} unresolved (${report.cutOffTurns} cut off by the output limit), ${report.lostAttempts} attempts lost to dead workers`,
         `${report.reusedReplies} recorded replies reused after a dead worker (not paid again), ${report.cappedWaits} retry-after waits capped`,
         `${report.throttledAttempts} throttled replies retried under the adaptive limit (not counted toward the three attempts)`,

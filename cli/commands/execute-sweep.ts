@@ -2,12 +2,12 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
+import { describeProgress, readSessionStates, STATE_WORDS, type SessionReading } from '../../run-store/session-states.js';
 import type { SweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import { isObjectStoreLocation, resolveRunLocation } from '../../run-store/run-location.js';
 import { sourceStreamConfig } from '../../run-store/stream-source.js';
-import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
 import { estimateSweep } from '../cost-estimate.js';
 import { IncompleteRunError, SweepCancelledError } from '../exit-status.js';
 import { printJson, table } from '../format.js';
@@ -58,35 +58,31 @@ function withReplay(config: SweepConfig, flags: ExecutionFlags): SweepConfig {
   return { ...config, replay: { from: resolveRunLocation(from), miss: flags.replayMiss ?? config.replay?.miss ?? 'error' } };
 }
 
-/** Sessions listed one per line when some did not complete; the rest are counted. */
+/** Sessions listed one per line when some did not finish; the rest are counted. */
 const LISTED_SESSIONS = 20;
 
-interface IncompleteSession {
-  readonly spec: SessionSpec;
-  readonly line: string;
-  readonly mechanical: boolean;
+/** Why a session is not finished, in a line, as the end of a run lists it. */
+function unfinishedLine(reading: SessionReading, workflowsFailed: boolean): string {
+  const key = sessionKey(reading.spec);
+  switch (reading.state) {
+    case 'stopped':
+    case 'failed':
+      return `${key} (${STATE_WORDS[reading.state]}: ${reading.summary?.termination})`;
+    case 'in flight':
+      return `${key} (did not end: ${workflowsFailed ? 'its workflow failed, see the Temporal Web UI' : 'the sweep stopped first'})`;
+    case 'waiting':
+      return `${key} (not begun)`;
+    case 'unreadable':
+      return `${key} (${reading.corrupt})`;
+    default:
+      return `${key} (${STATE_WORDS[reading.state]})`;
+  }
 }
 
-/** Why a session without a summary has none: it never began, it was cancelled, or its workflow failed. */
-async function unfinishedReason(runDir: string, spec: SessionSpec): Promise<string> {
-  const store = openRunStore(runDir);
-  if (!(await store.hasTranscript(spec))) return 'not begun';
-  return (await store.readTranscript(spec)).cancelled ? 'cancelled' : 'did not finish: its workflow failed';
-}
-
-/** Every session of the run that did not complete: no summary (its workflow failed, was cancelled or never ran), an unreadable one, or a mechanical failure. */
-async function incompleteSessions(config: SweepConfig, runDir: string): Promise<IncompleteSession[]> {
-  const readings = await readSweepSummaries(openRunStore(runDir), expandSweep(config));
-  const incomplete = await Promise.all(
-    readings.map(async ({ spec, summary, corrupt }): Promise<IncompleteSession | undefined> => {
-      if (corrupt) return { spec, line: `${sessionKey(spec)} (${corrupt})`, mechanical: false };
-      if (!summary) return { spec, line: `${sessionKey(spec)} (${await unfinishedReason(runDir, spec)})`, mechanical: false };
-      if (summary.mechanicalFailure)
-        return { spec, line: `${sessionKey(spec)} (mechanical failure: ${summary.termination})`, mechanical: true };
-      return undefined;
-    }),
-  );
-  return incomplete.filter((session) => session !== undefined);
+/** The command as it was typed, to run again: each word quoted where the shell would split it. */
+function thisCommand(): string {
+  const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+  return ['npx allocbench', ...process.argv.slice(2).map(quote)].join(' ');
 }
 
 /** The error of a session's last failed attempt, on one line (a replay's miss says which call and why). */
@@ -119,29 +115,30 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
   });
   // The run table measures each cell against policy/optimal on its streams too (its nets kept in the cache).
   const results = await readRunResults(runDir, { cacheDir: defaultCacheDir(), say });
-  const incomplete = await incompleteSessions(config, runDir);
+  const readings = await readSessionStates(openRunStore(runDir), expandSweep(config));
+  const unfinished = readings.filter((reading) => reading.state !== 'finished');
   if (flags.json) printJson(runJson(results));
   else {
     process.stdout.write(`${resultsTable(results)}\n`);
-    const failed = progress && progress.failed > 0 ? ` · ${progress.failed} session workflows failed (see the Temporal Web UI)` : '';
-    say(`${results.finished}/${results.total} sessions finished${failed}.`);
+    say(`${describeProgress(results.states)}.`);
     say(`Results in ${runDir}: manifest.json, streams/, sessions/<session>/summary.json and transcript.jsonl.`);
     say(`Audit retries and unresolved turns with: npx allocbench audit ${runDir}`);
     const reportDir = isObjectStoreLocation(runDir) ? `reports/${config.name}` : `${runDir}/report`;
     say(`Tables, figures and an HTML report with: npx allocbench analyze ${runDir} --out ${reportDir}`);
   }
-  if (incomplete.length === 0) {
+  if (unfinished.length === 0) {
     // A complete run needs the embedded server's state no more: the run store holds everything its results, audit and
     // report read, and running the sweep again finds every session finished. Its histories are about 60% of its bytes.
     if (!targetFromEnv() && flags.worker && !flags.keepHistory)
       await rm(openRunStore(runDir).localStateDir, { recursive: true, force: true });
     return;
   }
-  say(
-    `${incomplete.length} of ${results.total} sessions did not complete (exit status 3; run the same command again to replace them, or to resume those cancelled):`,
-  );
-  for (const { spec, line, mechanical } of incomplete.slice(0, LISTED_SESSIONS))
-    say(`  ${line}${mechanical ? await lastError(runDir, spec) : ''}`);
-  if (incomplete.length > LISTED_SESSIONS) say(`  … and ${incomplete.length - LISTED_SESSIONS} more (npx allocbench status ${runDir})`);
-  throw new IncompleteRunError(`${incomplete.length} sessions did not complete`);
+  const workflowsFailed = (progress?.failed ?? 0) > 0;
+  say(`${unfinished.length} of ${results.total} sessions did not finish (exit status 3):`);
+  for (const reading of unfinished.slice(0, LISTED_SESSIONS))
+    say(`  ${unfinishedLine(reading, workflowsFailed)}${reading.state === 'failed' ? await lastError(runDir, reading.spec) : ''}`);
+  if (unfinished.length > LISTED_SESSIONS) say(`  … and ${unfinished.length - LISTED_SESSIONS} more (npx allocbench status ${runDir})`);
+  const capped = results.states.stopped > 0 ? ' with a higher --cap (or --unit-cap), or none,' : '';
+  say(`Each goes on from its last recorded turn when the same command runs again${capped}: ${thisCommand()}`);
+  throw new IncompleteRunError(`${unfinished.length} sessions did not finish`);
 }

@@ -13,6 +13,7 @@ function counts(run: RunRescore) {
     sessions: run.sessions.length,
     changed: count(run, 'changed'),
     unchanged: count(run, 'unchanged'),
+    rebuilt: count(run, 'rebuilt'),
     notFinished: count(run, 'not-finished'),
     leftAsImported: run.sessions.filter((s) => s.status === 'left' && s.why === 'imported-r3').length,
     leftSplit: run.sessions.filter((s) => s.status === 'left' && s.why === 'split-agent').length,
@@ -33,9 +34,13 @@ function report(run: RunRescore, dryRun: boolean): void {
     c.leftAsImported > 0
       ? `, ${c.leftAsImported} imported R3 sessions left as imported (their metrics come from the authors' records, which a run does not keep; import the arm into a new --out to score them with the current code)`
       : '';
+  const rebuilt =
+    c.rebuilt > 0
+      ? `, ${c.rebuilt} unreadable summaries ${dryRun ? 'would be ' : ''}built again from their transcripts${dryRun ? '' : ' (each unreadable one kept beside it as summary.prev-<N>.json)'}`
+      : '';
   const split = c.leftSplit > 0 ? `, ${c.leftSplit} split-agent sessions left as played (rescore does not re-read them yet)` : '';
   process.stdout.write(
-    `${run.run}: ${c.sessions} sessions: ${changed}, ${c.unchanged} unchanged, ${c.notFinished} not finished${left}${split}, ${c.failed} could not be rescored\n`,
+    `${run.run}: ${c.sessions} sessions: ${changed}, ${c.unchanged} unchanged${rebuilt}, ${c.notFinished} not finished${left}${split}, ${c.failed} could not be rescored\n`,
   );
 }
 

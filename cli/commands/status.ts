@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { table } from '../format.js';
 import { numberIn } from '../options.js';
 import { readRunResults, type RunResults } from '../run-results.js';
+import { SESSION_STATES, type SessionState } from '../../run-store/session-states.js';
 
 /** The runs named, or every run under ./runs. */
 async function runLocations(paths: readonly string[]): Promise<string[]> {
@@ -45,22 +46,30 @@ async function runningSessions(runDirs: readonly string[]): Promise<Map<string, 
   }
 }
 
+/** A state as a JSON key: 'in flight' → inFlight. */
+const jsonKey = <S extends SessionState>(state: S) => state.replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase()) as StateKey<S>;
+type StateKey<S extends string> = S extends `${infer A} ${infer B}` ? `${A}${Capitalize<B>}` : S;
+
+/** Every state's count under its JSON key. */
+const statesJson = (states: Readonly<Record<SessionState, number>>) =>
+  Object.fromEntries(SESSION_STATES.map((state) => [jsonKey(state), states[state]])) as { [S in SessionState as StateKey<S>]: number };
+
 /** One row per run: its progress, validity and providers' adaptive limits. */
 async function statusRows(paths: readonly string[]) {
   const runs: RunResults[] = await Promise.all((await runLocations(paths)).map((dir) => readRunResults(dir)));
-  for (const line of runs.flatMap((run) => run.unreadable)) process.stderr.write(`allocbench: ${line} (counted as not finished)\n`);
+  for (const line of runs.flatMap((run) => run.unreadable)) process.stderr.write(`allocbench: ${line} (counted as unreadable)\n`);
   const running = await runningSessions(runs.map((run) => run.runDir));
   const concurrency = await Promise.all(runs.map((run) => providerConcurrency(openRunStore(run.runDir))));
+  const holders = await Promise.all(runs.map((run) => openRunStore(run.runDir).lockHolder()));
   const rows = runs.map((run, i) => ({
     name: run.name,
     runDir: run.runDir,
-    finished: run.finished,
-    inFlight: run.started,
-    waiting: run.total - run.finished - run.started,
     total: run.total,
-    mechanicalFailures: run.mechanicalFailures,
+    ...statesJson(run.states),
     invalidCells: run.cells.filter((cell) => cell.invalid).map((cell) => `${cell.model} ${cell.rung}`),
     ...(running && { running: running.get(run.runDir) ?? 0 }),
+    /** The command running the run, if one is (it holds the run's lock). */
+    runBy: holders[i] ?? null,
     concurrency: concurrency[i] ?? [],
   }));
   return { rows, running };
@@ -70,11 +79,8 @@ function statusTable({ rows, running }: Awaited<ReturnType<typeof statusRows>>):
   if (rows.length === 0) return 'no run directories found (looked in ./runs)';
   const header = [
     'sweep',
-    'finished',
-    'in flight',
-    'waiting',
+    ...SESSION_STATES.map((state) => (state === 'stopped' ? 'stopped (cap)' : state)),
     ...(running ? ['running'] : []),
-    'mechanical',
     'invalid cells (>10% unresolved)',
     'calls at once (adaptive)',
     'run directory',
@@ -82,10 +88,8 @@ function statusTable({ rows, running }: Awaited<ReturnType<typeof statusRows>>):
   const body = rows.map((r) => [
     r.name,
     `${r.finished}/${r.total}`,
-    String(r.inFlight),
-    String(r.waiting),
+    ...SESSION_STATES.slice(1).map((state) => String(r[jsonKey(state)])),
     ...(running ? [String(r.running ?? 0)] : []),
-    String(r.mechanicalFailures),
     r.invalidCells.join('; ') || 'none',
     describeConcurrency(r.concurrency),
     r.runDir,
@@ -103,19 +107,26 @@ export function registerStatus(program: Command): void {
   program
     .command('status')
     .description(
-      "progress and validity of run directories (default: every run under ./runs): sessions finished, in flight (begun, not finished) and waiting, and each provider's adaptive limit on calls at once",
+      "progress and validity of run directories (default: every run under ./runs): sessions finished, stopped by a cost cap, cancelled, failed mechanically, in flight (begun, not ended), waiting (not begun) and unreadable, and each provider's adaptive limit on calls at once",
     )
     .argument('[runs...]', 'run directories or s3://bucket/prefix locations')
     .option('--json', 'print one JSON object (with --watch, one a line)')
-    .option('--watch', 'print again every --interval seconds until every run shown has finished (Ctrl-C stops it sooner)')
+    .option(
+      '--watch',
+      'print again every --interval seconds while a session shown is in flight or waiting and a command (or a cluster) runs its run (Ctrl-C stops it sooner)',
+    )
     .option('--interval <seconds>', 'with --watch, seconds between prints', numberIn(0.1, 3600), 5)
     .action(async (paths: string[], flags: StatusFlags) => {
       for (;;) {
         const status = await statusRows(paths);
         if (flags.json) process.stdout.write(`${JSON.stringify({ runs: status.rows }, null, flags.watch ? undefined : 2)}\n`);
         else process.stdout.write(`${flags.watch && process.stdout.isTTY ? CLEAR_SCREEN : ''}${statusTable(status)}\n`);
-        const done = status.rows.every((row) => row.finished === row.total);
-        if (!flags.watch || done) return;
+        // Watching ends when nothing moves any more: in no run shown is a session in flight or waiting while a command or a
+        // cluster runs it (a cancelled or killed run leaves its sessions where they were).
+        const moving = status.rows.some(
+          (row) => row.inFlight + row.waiting > 0 && (row.runBy !== null || (row.running !== undefined && row.running > 0)),
+        );
+        if (!flags.watch || !moving) return;
         await sleep(flags.interval * 1000);
       }
     });

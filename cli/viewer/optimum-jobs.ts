@@ -16,7 +16,7 @@ export type OptimumJob =
   | {
       readonly kind: 'nets';
       readonly location: string;
-      readonly summaries: readonly Pick<SummaryCore, 'sessionKey' | 'spec' | 'mechanicalFailure'>[];
+      readonly summaries: readonly Pick<SummaryCore, 'sessionKey' | 'spec' | 'termination'>[];
     };
 
 /** A job's answer as a page sees it: not yet there, there, or why it cannot be. */

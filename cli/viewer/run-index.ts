@@ -8,11 +8,11 @@ import { readManifest } from '../../run-store/manifest.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import { providerConcurrency, type ProviderConcurrency } from '../../run-store/provider-concurrency.js';
 import type { RunStore } from '../../run-store/run-store.js';
-import { readSweepSummaries } from '../../run-store/sweep-summaries.js';
+import { countStates, readSessionStates, type SessionState } from '../../run-store/session-states.js';
 import { cellResults, type CellResult, type SummaryCore } from '../run-results.js';
 
-/** Where a session stands, as the viewer lists it. */
-export type SessionState = 'not read yet' | 'waiting' | 'in flight' | 'finished' | 'unreadable';
+/** Where a session stands, as the viewer lists it: the run store's state, once read. */
+export type ViewedState = SessionState | 'not read yet';
 
 /** One session of the sweep as the index keeps it: its settings and its summary without the per-turn decisions. */
 export interface IndexedSession {
@@ -24,7 +24,7 @@ export interface IndexedSession {
   readonly folder: string;
   /** Index of its cell in `cells()`. */
   readonly cell: number;
-  state: SessionState;
+  state: ViewedState;
   summary?: SummaryCore;
   /** Why its summary cannot be read (one line). */
   corrupt?: string;
@@ -37,11 +37,8 @@ export interface LiveCounts {
   readonly read: number;
   /** Why the index could not read the run at its last pass. */
   readonly failure?: string;
-  readonly finished: number;
-  readonly inFlight: number;
-  readonly waiting: number;
-  readonly unreadable: number;
-  readonly mechanicalFailures: number;
+  /** How many sessions are in each state, over those read. */
+  readonly states: Readonly<Record<SessionState, number>>;
   readonly costUsd: number;
   /** The run's cost cap in USD; null for none. */
   readonly runCap: number | null;
@@ -139,29 +136,26 @@ export class RunIndex {
   }
 
   private async readChanges(): Promise<void> {
+    // A finished session stays finished; any other may be run again (a stopped or cancelled one resumed, an unreadable one rescored).
     const open = this.sessions.filter((session) => session.state !== 'finished');
     for (let from = 0; from < open.length; from += BATCH) {
       const batch = open.slice(from, from + BATCH);
-      const readings = await readSweepSummaries(
+      const readings = await readSessionStates(
         this.store,
         batch.map((session) => session.spec),
       );
-      const begun = await Promise.all(
-        batch.map((session, i) => (readings[i]?.summary || readings[i]?.corrupt ? true : this.store.hasTranscript(session.spec))),
-      );
       batch.forEach((session, i) => {
         const reading = readings[i];
-        if (reading?.summary) {
+        if (!reading) return;
+        session.state = reading.state;
+        if (reading.summary) {
           // The decisions are the bulk of a summary and are read again with the session itself.
           // eslint-disable-next-line @typescript-eslint/no-unused-vars
           const { decisions, ...core } = reading.summary;
           session.summary = core;
-          session.state = 'finished';
-          delete session.corrupt;
-        } else if (reading?.corrupt) {
-          session.corrupt = reading.corrupt;
-          session.state = 'unreadable';
-        } else session.state = begun[i] ? 'in flight' : 'waiting';
+        } else delete session.summary;
+        if (reading.corrupt) session.corrupt = reading.corrupt;
+        else delete session.corrupt;
       });
       this.read = Math.max(this.read, this.sessions.length - open.length + from + batch.length);
       this.firstBatchRead();
@@ -185,17 +179,12 @@ export class RunIndex {
   }
 
   async live(): Promise<LiveCounts> {
-    const count = (state: SessionState) => this.sessions.filter((session) => session.state === state).length;
     const providers = await providerConcurrency(this.store);
     return {
       total: this.sessions.length,
       read: this.read,
       ...(this.failure !== undefined && { failure: this.failure }),
-      finished: count('finished'),
-      inFlight: count('in flight'),
-      waiting: count('waiting'),
-      unreadable: count('unreadable'),
-      mechanicalFailures: this.sessions.filter((session) => session.summary?.mechanicalFailure).length,
+      states: countStates(this.sessions.flatMap((session) => (session.state === 'not read yet' ? [] : [session.state]))),
       costUsd: await this.store.runCostUsd(),
       runCap: this.manifest.config.runCap,
       throttled: providers.reduce((sum, provider) => sum + provider.throttled, 0),

@@ -20,6 +20,7 @@ import type { IndexedSession, RunIndex } from './run-index.js';
 import { readSession } from './session-data.js';
 import { searchSessions, type SessionFilter } from './session-search.js';
 import { temporalUiFor, workflowLink, type TemporalUi } from './temporal-ui.js';
+import { isMeasured } from '../../run-store/session-states.js';
 
 export interface ViewerOptions {
   readonly catalog: RunCatalog;
@@ -73,12 +74,12 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
   };
 
   const onlineOf = (index: RunIndex): { optima: Map<string, number> | null; note: string } => {
-    const scored = index.sessions.flatMap((s) => (s.summary && !s.summary.mechanicalFailure && s.spec.rung !== 'R3' ? [s.summary] : []));
+    const scored = index.sessions.flatMap((s) => (s.summary && isMeasured(s.summary) && s.spec.rung !== 'R3' ? [s.summary] : []));
     const known = nets.get(index.location) ?? { finished: -1, latest: null, note: '' };
     const outcome = jobs.nets(`${index.location}\n${scored.length}`, {
       kind: 'nets',
       location: index.location,
-      summaries: scored.map(({ sessionKey, spec, mechanicalFailure }) => ({ sessionKey, spec, mechanicalFailure })),
+      summaries: scored.map(({ sessionKey, spec, termination }) => ({ sessionKey, spec, termination })),
     });
     if (outcome.state === 'done') nets.set(index.location, { finished: scored.length, latest: outcome.value, note: '' });
     else if (outcome.state === 'failed')
@@ -131,7 +132,8 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
     const run = await runOf(c);
     if (!run) return c.json({ error: 'no such run' }, 404);
     const live = await run.index.live();
-    return c.json({ ...live, fields: liveFields(live), percent: live.total === 0 ? 0 : (100 * live.finished) / live.total });
+    const ended = live.states.finished + live.states.stopped + live.states.cancelled + live.states.failed;
+    return c.json({ ...live, ended, fields: liveFields(live), percent: live.total === 0 ? 0 : (100 * live.states.finished) / live.total });
   });
 
   app.get('/runs/:run', async (c) => {

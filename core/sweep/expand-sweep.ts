@@ -54,8 +54,6 @@ export function expandSweep(config: SweepConfig): SessionSpec[] {
                     temperature,
                     economic: grid.economic ?? grid.charges.some((charge) => charge > 0),
                     strictParse: config.strictParse,
-                    costCap: config.unitCap,
-                    runCap: config.runCap,
                     price,
                     emptyRetries: config.emptyRetries,
                     maxRetryAfterSeconds: config.maxRetryAfterSeconds,

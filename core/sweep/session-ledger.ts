@@ -1,10 +1,12 @@
-/** How a session the keeper followed ended, as the sweep counts it: a mechanical failure is finished too. */
-export type SessionEnd = 'finished' | 'mechanical-failure' | 'failed' | 'cancelled';
+/** How a session the keeper followed ended, as the sweep counts it: its summary's ending, or its workflow failed outright. */
+export type SessionEnd = 'finished' | 'stopped' | 'mechanical-failure' | 'failed' | 'cancelled';
 
 /** What a sweep's sessions came to while one keeper followed them. */
 export interface SessionTally {
-  /** Sessions that finished, mechanical failures included. */
+  /** Sessions that finished by the experiment's own rules. */
   readonly finished: number;
+  /** Sessions stopped by a cost cap. */
+  readonly stopped: number;
   readonly mechanicalFailures: number;
   /** Sessions whose workflow failed outright (a bug, not a benchmark outcome). */
   readonly failed: number;
@@ -45,6 +47,7 @@ export class SessionLedger {
     this.nextPosition = state?.next ?? 0;
     this.tally = {
       finished: state?.finished ?? 0,
+      stopped: state?.stopped ?? 0,
       mechanicalFailures: state?.mechanicalFailures ?? 0,
       failed: state?.failed ?? 0,
       cancelled: state?.cancelled ?? 0,
@@ -79,7 +82,8 @@ export class SessionLedger {
   end(position: number, how: SessionEnd): void {
     if (this.hasEnded(position)) return;
     this.endedBits[position >> 3] = (this.endedBits[position >> 3] ?? 0) | (1 << (position & 7));
-    if (how === 'finished' || how === 'mechanical-failure') this.tally.finished++;
+    if (how === 'finished') this.tally.finished++;
+    if (how === 'stopped') this.tally.stopped++;
     if (how === 'mechanical-failure') this.tally.mechanicalFailures++;
     if (how === 'failed') this.tally.failed++;
     if (how === 'cancelled') this.tally.cancelled++;
@@ -100,7 +104,7 @@ function isLedgerState(details: unknown, size: number): details is LedgerState {
   const state = details as Record<string, unknown>;
   const count = (key: string) => Number.isInteger(state[key]) && (state[key] as number) >= 0;
   return (
-    ['next', 'finished', 'mechanicalFailures', 'failed', 'cancelled'].every(count) &&
+    ['next', 'finished', 'stopped', 'mechanicalFailures', 'failed', 'cancelled'].every(count) &&
     state.size === size &&
     (state.next as number) <= size &&
     typeof state.ended === 'string' &&

@@ -49,10 +49,6 @@ export interface SessionSpec {
   readonly economic: boolean;
   /** R0 replies read strictly (one DECISION line), not as the paper's harness read them. */
   readonly strictParse: boolean;
-  /** Session cost cap in USD (the paper's per-seed "unit cap"); null for none. */
-  readonly costCap: number | null;
-  /** Cost cap in USD for the whole run, over every session; null for none. */
-  readonly runCap: number | null;
   /** The model's price, when known (hosted models); null for free or unknown. */
   readonly price: Price | null;
   /** Re-samples of a local model's reply that has no tool call (paper F.5). */

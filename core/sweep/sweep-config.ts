@@ -310,6 +310,15 @@ export const sweepConfigSchema = sweepFields
 
 export type SweepConfig = z.output<typeof sweepConfigSchema>;
 
+/**
+ * The cost caps a sweep runs under: limits of one invocation, not of the
+ * experiment (the experiment hash leaves them out), so a sweep run again with
+ * a higher cap goes on with the sessions the lower one stopped.
+ */
+export type CostCaps = Pick<SweepConfig, 'unitCap' | 'runCap'>;
+
+export const costCapsOf = ({ unitCap, runCap }: CostCaps): CostCaps => ({ unitCap, runCap });
+
 /** The models the sweep's sessions are filed under (a session's `model`): its models, or its split agent's planner. */
 export function sessionModels(config: Pick<SweepConfig, 'models' | 'agent'>): string[] {
   return config.agent.kind === 'split' ? [config.agent.planner] : [...(config.models ?? [])];
@@ -352,8 +361,6 @@ export function experimentHash(config: SweepConfig): string {
     temperature,
     economic,
     strictParse,
-    unitCap,
-    runCap,
     emptyRetries,
     r3,
     arms,
@@ -375,8 +382,9 @@ export function experimentHash(config: SweepConfig): string {
     temperature,
     economic,
     strictParse,
-    unitCap,
-    runCap,
+    // The cost caps are limits of an invocation (CostCaps), hashed as none so that runs made before keep their hash.
+    unitCap: null,
+    runCap: null,
     emptyRetries,
     ...(rungs.includes('R3') && { r3 }),
     // Sweeps of one grid keep the hash they had before arms existed.

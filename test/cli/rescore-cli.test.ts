@@ -20,8 +20,9 @@ import { runCli, runCliWith } from './run-cli.js';
  * unchanged reports nothing; a stored reply that reads otherwise now (the
  * transcript edited, as a changed reader would see it) is reported with the
  * turn and every metric that moved, its summary rewritten and the old one
- * kept; a reading that changes what a turn did, and an unreadable summary,
- * are one line each, exit 3, and every other session is still rescored.
+ * kept; an unreadable summary is built again from the transcript; a reading
+ * that changes what a turn did is one line, exit 3, and every other session
+ * is still rescored.
  */
 
 const temporal = serverForThisFile();
@@ -95,7 +96,9 @@ describe('allocbench rescore', () => {
     const [before0, before3, before1] = [await summaryOf(runDir, r0), await summaryOf(runDir, r3), await summaryOf(runDir, r1)];
     const dry = runCli('rescore', runDir, '--dry-run');
     expect(dry.status).toBe(3);
-    expect(dry.stdout).toContain(`${runDir}: 6 sessions: 2 would change (nothing written: --dry-run), 2 unchanged`);
+    expect(dry.stdout).toContain(
+      `${runDir}: 6 sessions: 2 would change (nothing written: --dry-run), 2 unchanged, 1 unreadable summaries would be built again from their transcripts,`,
+    );
     for (const spec of specs) expect(previousSummaries(runDir, spec)).toEqual([]);
     // While another command holds the run, nothing is rewritten.
     const lock = await openRunStore(runDir).lock(() => undefined);
@@ -119,10 +122,15 @@ describe('allocbench rescore', () => {
       `script.answeredCorrectly ${before3.script?.metrics.answeredCorrectly} → ${(before3.script?.metrics.answeredCorrectly ?? 0) - 1}`,
     );
     expect(result.stdout).toContain(`${runDir}: 6 sessions: 2 changed (summaries rewritten`);
-    expect(result.stdout).toContain('2 unchanged, 0 not finished, 2 could not be rescored');
+    expect(result.stdout).toContain(
+      '2 unchanged, 1 unreadable summaries built again from their transcripts (each unreadable one kept beside it as summary.prev-<N>.json), 0 not finished, 1 could not be rescored',
+    );
     const errors = result.stderr.split('\n').filter(Boolean);
-    expect(errors).toHaveLength(2);
-    expect(errors).toContain(`allocbench: rescore: ${damaged}: not valid JSON, truncated or damaged (Unexpected end of JSON input)`);
+    expect(errors).toHaveLength(1);
+    // The damaged summary is built again from the transcript as the session wrote it; the damaged one kept beside it.
+    expect(await summaryOf(runDir, r3b)).toEqual(JSON.parse(intact));
+    expect(previousSummaries(runDir, r3b)).toEqual(['summary.prev-1.json']);
+    expect(readFileSync(join(runLayout.session(runDir, r3b), 'summary.prev-1.json'), 'utf8')).toBe('{"sessionKey": ');
     expect(errors.find((line) => line.includes(sessionKey(r1)))).toMatch(
       new RegExp(`turn ${early.t} now reads commit where the session played pass, so the turns after it were asked in a state`),
     );
@@ -141,7 +149,6 @@ describe('allocbench rescore', () => {
     for (const spec of [r0b, r1b]) expect(previousSummaries(runDir, spec)).toEqual([]);
 
     // Read again: nothing more changes, and nothing more is kept.
-    writeFileSync(damaged, intact);
     const again = runCli('rescore', runDir, '--json');
     expect(again.status).toBe(3); // the diverged R1 session still cannot be rescored
     const report = JSON.parse(again.stdout) as { runs: { changed: number; unchanged: number; failed: number }[] };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { runCli } from './run-cli.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import { spendProgress } from '../../cli/sweep-progress.js';
+import { RunIndex } from '../../cli/viewer/run-index.js';
 
 describe('allocbench status', () => {
   it('counts sessions finished, in flight (begun, no summary yet) and waiting (not begun)', () => {
@@ -19,7 +20,20 @@ describe('allocbench status', () => {
     const status = runCli('status', runDir, '--json');
     expect(status.status, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).runs[0]).toMatchObject({ finished: 2, inFlight: 1, waiting: 1, total: 4 });
-    expect(runCli('status', runDir).stdout).toMatch(/progress\s+2\/4\s+1\s+1\s+0\s+none/);
+    // finished, stopped (cap), cancelled, failed, in flight, waiting, unreadable, invalid cells
+    expect(runCli('status', runDir).stdout).toMatch(/progress\s+2\/4\s+0\s+0\s+0\s+1\s+1\s+0\s+none/);
+  });
+
+  it('counts a damaged summary as unreadable, as the viewer does, never as in flight', async () => {
+    const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-status-')), 'run');
+    const [damaged] = writeSyntheticRun(runDir, { name: 'damaged', models: ['policy/eager'], rungs: ['R0'], seeds: '2000-2002' });
+    writeFileSync(runLayout.summary(runDir, damaged!), '{"sessionKey": ');
+    const status = runCli('status', runDir, '--json');
+    expect(status.status, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).runs[0]).toMatchObject({ finished: 2, inFlight: 0, unreadable: 1, total: 3 });
+    expect(status.stderr).toMatch(/summary\.json: not valid JSON.*\(counted as unreadable\)/);
+    expect((await (await RunIndex.open(runDir)).live()).states).toMatchObject({ finished: 2, 'in flight': 0, unreadable: 1 });
+    expect(runCli('status', runDir, '--watch').status, 'nothing in flight or waiting: the watch ends').toBe(0);
   });
 });
 

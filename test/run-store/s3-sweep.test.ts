@@ -104,7 +104,7 @@ describe('a sweep on S3-compatible object storage', () => {
     expect(status.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^allocbench: ${where.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not valid JSON, truncated or damaged \\(.*\\) \\(counted as not finished\\)$`,
+          `^allocbench: ${where.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not valid JSON, truncated or damaged \\(.*\\) \\(counted as unreadable\\)$`,
         ),
       ),
     ]);

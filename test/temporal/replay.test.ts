@@ -119,7 +119,7 @@ describe('a sweep replayed from its recorded replies', () => {
       replay: { from: recordedRun(), miss: 'error' as const },
     };
     const runDir = join(temporal.dir, 'changed-prompt');
-    expect(await sweepOn(temporal.server, config, runDir)).toMatchObject({ finished: 2, mechanicalFailures: 2 });
+    expect(await sweepOn(temporal.server, config, runDir)).toMatchObject({ finished: 0, mechanicalFailures: 2 });
     expect(served()).toBe(0);
     for (const spec of expandSweep(config)) {
       const summary = await summaryOf(runDir, spec);
@@ -175,7 +175,7 @@ describe('replay from the command line', () => {
     const missed = run(join(temporal.dir, 'cli-missed'), '--economic', '--replay-from', recordedRun());
     expect(missed.status, missed.stderr).toBe(3);
     expect(missed.stderr).toContain(
-      `(mechanical failure: provider-error): replay from ${recordedRun()}: no reply recorded for ${MODELS[0]}/R1/B3-K0/n-announced/seed-2000, turn 1, attempt 1: the request differs from the recorded one`,
+      `(failed mechanically: provider-error): replay from ${recordedRun()}: no reply recorded for ${MODELS[0]}/R1/B3-K0/n-announced/seed-2000, turn 1, attempt 1: the request differs from the recorded one`,
     );
   }, 120_000);
 

@@ -52,7 +52,7 @@ describe('rerun rules (paper B.6)', () => {
       attempts: { transportErrors: 5, retriedTurns: 2 },
     });
     expect(summary.decisions.filter((d) => d.t >= third).every((d) => d.failure === 'truncated')).toBe(true);
-    expect((await readRunResults(runDir)).mechanicalFailures).toBe(1);
+    expect((await readRunResults(runDir)).states.failed).toBe(1);
   }, 120_000);
 
   it('run a mechanically failed session again as a replacement run, resuming from its recorded turns', async () => {

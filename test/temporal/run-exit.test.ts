@@ -11,7 +11,7 @@ import { serverForThisFile, summaryOf } from './harness.js';
 import { cliPath } from '../../infra/project-root.js';
 
 /*
- * How a run ends when it cannot finish: sessions that did not complete give
+ * How a run ends when it cannot finish: sessions that did not finish give
  * exit 3 and are named; a file-system error on the run directory — before it
  * starts or in the middle, a full disk — is one line naming the path and the
  * cause, exit 2, and nothing already recorded becomes unreadable. Real CLI
@@ -26,16 +26,17 @@ const run = (model: string, out: string, seeds = '2000-2001') =>
 const errorLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('allocbench:'));
 
 describe('a run that cannot finish', () => {
-  it('exits 3 and names every session that did not complete', () => {
+  it('exits 3 and names every session that did not finish', () => {
     const out = join(dir, 'incomplete');
     const result = runCliWith(env(), run('policy/eager?permanent=3', out));
     expect(result.status, result.stderr).toBe(3);
-    expect(result.stderr).toMatch(/2 of 2 sessions did not complete \(exit status 3/);
-    for (const seed of [2000, 2001]) expect(result.stderr).toMatch(new RegExp(`/seed-${seed} \\(mechanical failure: provider-error\\)`));
+    expect(result.stderr).toMatch(/0\/2 sessions finished; 2 failed mechanically\./);
+    expect(result.stderr).toMatch(/2 of 2 sessions did not finish \(exit status 3/);
+    for (const seed of [2000, 2001]) expect(result.stderr).toMatch(new RegExp(`/seed-${seed} \\(failed mechanically: provider-error\\)`));
 
     const complete = runCliWith(env(), run('policy/eager', join(dir, 'complete')));
     expect(complete.status, complete.stderr).toBe(0);
-    expect(complete.stderr).not.toMatch(/did not complete/);
+    expect(complete.stderr).not.toMatch(/did not finish/);
   });
 
   it.each([

@@ -8,6 +8,8 @@ import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { freePort } from '../../infra/ports.js';
 import { decisionsOf, inProcessDecisions, summaryOf, transcriptOf } from './harness.js';
 import { exited, killGroup, startCli, until } from './processes.js';
+import { RunIndex } from '../../cli/viewer/run-index.js';
+import { runCli } from '../cli/run-cli.js';
 
 /*
  * `allocbench cancel <run>` stops a sweep and every session it started: each
@@ -101,14 +103,24 @@ describe('allocbench cancel', () => {
     const { config, runDir, sweep } = await sweepUnderWay('cancelled');
 
     const printed = await cancel(runDir);
-    expect(printed).toMatch(/cancelled: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
+    expect(printed).toMatch(/cancelled: cancelled; 0\/4 sessions finished; 2 cancelled, 2 waiting\./);
     expect(await exited(sweep), sweep.output()).toBe(3);
     expect(sweep.output()).toMatch(/The sweep was cancelled \(allocbench cancel\)/);
     const listed = sweep.output().split('\n');
     expect(listed.filter((line) => line.endsWith('(cancelled)'))).toHaveLength(2);
     expect(listed.filter((line) => line.endsWith('(not begun)'))).toHaveLength(2);
 
+    // Cancelled is a state of its own, the same in every reader: the summaries say it, status and the viewer count it.
+    const summaries = await Promise.all(expandSweep(config).map((spec) => summaryOf(runDir, spec).catch(() => undefined)));
+    expect(summaries.filter((summary) => summary?.termination === 'cancelled')).toHaveLength(2);
+    const status = runCli('status', runDir, '--json');
+    expect(JSON.parse(status.stdout).runs[0]).toMatchObject({ finished: 0, cancelled: 2, inFlight: 0, waiting: 2 });
+    const watch = runCli('status', runDir, '--watch', '--interval', '0.1');
+    expect(watch.status, 'status --watch ends: nothing is in flight').toBe(0);
+    expect((await (await RunIndex.open(runDir)).live()).states).toMatchObject({ cancelled: 2, 'in flight': 0, waiting: 2 });
+
     await resumeAndCheck(runDir, config, 2);
+    expect(JSON.parse(runCli('status', runDir, '--json').stdout).runs[0]).toMatchObject({ finished: 4, cancelled: 0 });
   }, 180_000);
 
   it('cancels a sweep left running in the run’s state by a killed command, starting its server to do so', async () => {
@@ -116,7 +128,7 @@ describe('allocbench cancel', () => {
     killGroup(sweep);
     await exited(sweep);
 
-    expect(await cancel(runDir)).toMatch(/orphaned: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
+    expect(await cancel(runDir)).toMatch(/orphaned: cancelled; 0\/4 sessions finished; 2 cancelled, 2 waiting\./);
     await resumeAndCheck(runDir, config, 2);
   }, 180_000);
 
@@ -129,7 +141,7 @@ describe('allocbench cancel', () => {
     expect(cancelling.exitCode, 'the cancel waits for the sessions to close').toBeNull();
     killGroup(sweep); // the command and its server: the cancel's server is gone mid-wait
     expect(await exited(cancelling), cancelling.output()).toBe(0);
-    expect(cancelling.output()).toMatch(/killed-mid-cancel: cancelled; 0\/4 sessions finished, 2 recorded as cancelled, 2 not begun\./);
+    expect(cancelling.output()).toMatch(/killed-mid-cancel: cancelled; 0\/4 sessions finished; 2 cancelled, 2 waiting\./);
     await resumeAndCheck(runDir, config, 2);
   }, 180_000);
 });

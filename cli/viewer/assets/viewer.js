@@ -55,7 +55,7 @@ async function refreshRows(table) {
 }
 
 function watchLive(panel) {
-  let finished = null;
+  let ended = null;
   const tick = async () => {
     if (document.visibilityState === 'visible') {
       try {
@@ -68,10 +68,10 @@ function watchLive(panel) {
           }
           const bar = panel.querySelector('[data-bar]');
           if (bar) bar.style.width = `${live.percent.toFixed(1)}%`;
-          if (finished !== null && live.finished !== finished) {
+          if (ended !== null && live.ended !== ended) {
             for (const table of document.querySelectorAll('table[data-fragment]')) await refreshRows(table);
           }
-          finished = live.finished;
+          ended = live.ended;
           panel.classList.remove('stale');
         } else panel.classList.add('stale');
       } catch {

@@ -1,14 +1,15 @@
+import { SESSION_STATES, STATE_WORDS, type SessionState } from '../../../run-store/session-states.js';
 import type { LiveCounts } from '../run-index.js';
 import { html, usd, type Html } from './markup.js';
+
+/** The element that holds a state's count ('in flight' → 'in-flight'). */
+const fieldOf = (state: SessionState) => state.replace(' ', '-');
 
 /** The live counts as the page shows them, each by the name of the element that holds it. */
 export function liveFields(live: LiveCounts): Record<string, string> {
   return {
-    finished: `${live.finished}/${live.total}`,
-    inFlight: String(live.inFlight),
-    waiting: String(live.waiting),
-    unreadable: String(live.unreadable),
-    mechanical: String(live.mechanicalFailures),
+    ...Object.fromEntries(SESSION_STATES.map((state) => [fieldOf(state), String(live.states[state])])),
+    finished: `${live.states.finished}/${live.total}`,
     spend:
       live.runCap === null
         ? `${usd(live.costUsd)} (no run cap)`
@@ -31,14 +32,10 @@ export function liveFields(live: LiveCounts): Record<string, string> {
 export function livePanel(live: LiveCounts, source: string): Html {
   const fields = liveFields(live);
   const field = (name: string) => html`<b data-field="${name}">${fields[name]}</b>`;
-  const done = live.total === 0 ? 0 : (100 * live.finished) / live.total;
+  const done = live.total === 0 ? 0 : (100 * live.states.finished) / live.total;
   return html`<section class="live" data-live="${source}">
     <div class="counts">
-      <span class="count">${field('finished')} finished</span>
-      <span class="count">${field('inFlight')} in flight</span>
-      <span class="count">${field('waiting')} waiting</span>
-      <span class="count">${field('unreadable')} unreadable</span>
-      <span class="count">${field('mechanical')} mechanical failures</span>
+      ${SESSION_STATES.map((state) => html`<span class="count">${field(fieldOf(state))} ${STATE_WORDS[state]}</span>`)}
     </div>
     <div class="bar"><div data-bar style="width:${done.toFixed(1)}%"></div></div>
     <div class="counts">

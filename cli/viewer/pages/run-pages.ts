@@ -7,6 +7,7 @@ import type { SearchResult, SessionFilter } from '../session-search.js';
 import { livePanel } from './live-panel.js';
 import { html, page, query, type Html } from './markup.js';
 import { cellsTable, sessionsTable } from './tables.js';
+import { SESSION_STATES } from '../../../run-store/session-states.js';
 
 /** Sessions a page lists at most; the rest are a page away. */
 export const SESSIONS_PER_PAGE = 100;
@@ -61,7 +62,7 @@ function searchForm(href: string, index: RunIndex, filter: SessionFilter): Html 
     <label
       >state
       <select name="state">
-        ${options(['', 'finished', 'in flight', 'waiting', 'unreadable'], filter.state)}
+        ${options(['', ...SESSION_STATES], filter.state)}
       </select></label
     >
     <label

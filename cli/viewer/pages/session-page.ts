@@ -31,11 +31,11 @@ function facts(session: IndexedSession, summary: SessionSummary | undefined): Ht
     session.state === 'unreadable'
       ? html`<b class="failure">summary unreadable</b>: ${session.corrupt ?? ''}`
       : html`<b>${session.state}</b>`;
-  if (!summary) return html`<p>${state}${session.state === 'in flight' ? ' — no summary.json yet' : ''}</p>`;
+  if (!summary) return html`<p>${state}</p>`;
   const m = summary.metrics;
   return html`<p>
-    ${state} · termination <b>${summary.termination}</b>${summary.mechanicalFailure
-      ? html` · <b class="failure">mechanical failure</b>`
+    ${state} · termination <b>${summary.termination}</b>${session.state !== 'finished'
+      ? html` · <b class="failure">not measured: run the sweep again to go on with it</b>`
       : ''}
     · net <b>${m.net}</b> of hindsight optimum ${m.optimum} · ${m.commitments} commitments · ${m.firstSightCommitments} at first sight ·
     ${m.unresolved} unresolved · ${summary.attempts.total} attempts (${summary.attempts.retriedTurns} turns retried,

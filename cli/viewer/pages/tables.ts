@@ -2,6 +2,7 @@ import { CELL_COLUMNS, CELL_LEGEND, CELL_TEXT_COLUMNS, cellRow } from '../../pri
 import type { CellResult } from '../../run-results.js';
 import type { IndexedSession } from '../run-index.js';
 import { html, usd, type Html } from './markup.js';
+import { STATE_WORDS } from '../../../run-store/session-states.js';
 
 /** The rows of the cells table, each linking its cell: the CLI's columns (cellRow), so no metric is computed twice. */
 export function cellRows(runHref: string, cells: readonly CellResult[]): Html {
@@ -35,10 +36,10 @@ export function cellsTable(runHref: string, cells: readonly CellResult[], note: 
     <p class="muted">${CELL_LEGEND} ${note}</p>`;
 }
 
+/** Whether the session counts: only a finished one is measured; else its state says why not. */
 const validityOf = (session: IndexedSession) => {
   const summary = session.summary;
-  if (!summary) return session.corrupt ? 'unreadable summary' : '–';
-  if (summary.mechanicalFailure) return 'mechanical failure';
+  if (session.state !== 'finished' || !summary) return session.state === 'not read yet' ? '–' : STATE_WORDS[session.state];
   return summary.metrics.unresolved > 0 ? `${summary.metrics.unresolved} unresolved` : 'ok';
 };
 
