@@ -13,6 +13,14 @@ const program = buildProgram();
 // process: Node ignores SIGXFSZ, but a library that listens for it and stops listening restores the default.
 process.on('SIGXFSZ', () => undefined);
 
+// A reader that closed the pipe (`allocbench status --watch | head -1`) wants no more: end quietly, as a shell pipeline expects.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
+}
+
 try {
   // Before parsing: options read their ALLOCBENCH_* defaults from the environment.
   loadDotEnv();

@@ -103,7 +103,7 @@ export async function cancelSweep(client: Client, config: SweepConfig, options: 
  * with nothing running it, on the run's embedded server started here with
  * workers, since its sessions record their cancel themselves.
  */
-export async function cancelRun(runDir: string, port: number, say: (line: string) => void): Promise<Cancelled> {
+export async function cancelRun(runDir: string, port: number | undefined, say: (line: string) => void): Promise<Cancelled> {
   const store = openRunStore(runDir);
   const { config } = await readManifest(store);
   const remote = targetFromEnv();
@@ -144,15 +144,15 @@ async function cancelOn(target: TemporalTarget, config: SweepConfig, options: Ca
  * workers, unless it has none (a complete run). The run's lock is waited for
  * up to `lockPatienceMs` while a live command holds it.
  */
-async function cancelHere(runDir: string, port: number, say: (line: string) => void, lockPatienceMs = 0): Promise<Cancelled> {
+async function cancelHere(runDir: string, port: number | undefined, say: (line: string) => void, lockPatienceMs = 0): Promise<Cancelled> {
   const store = openRunStore(runDir);
   const { config } = await readManifest(store);
   if (!existsSync(embeddedDatabase(store))) return { sweep: false, sessions: 0 };
   const lock = await lockWithin(store, lockPatienceMs, (line) => say(`allocbench: ${line}`));
   try {
     // The cancels are asked before any worker runs, so no session takes another step first.
-    return await withRunTemporal(store, null, { port, say }, ({ client, target }) =>
-      cancelSweep(client, config, { whileClosing: (wait) => withSweepWorkers(target, config, say, wait) }),
+    return await withRunTemporal(store, null, { port, say }, (temporal) =>
+      cancelSweep(temporal.client, config, { whileClosing: (wait) => withSweepWorkers(temporal, config, say, wait) }),
     );
   } finally {
     await lock.release();

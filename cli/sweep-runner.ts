@@ -25,8 +25,8 @@ import { SweepCancelledError } from './exit-status.js';
 export interface SweepRunOptions {
   /** Absolute, or s3://bucket/prefix: activities on other machines must reach the same run (shared storage or a bucket). */
   readonly runDir: string;
-  /** gRPC port of the embedded dev server (its Web UI is on port + 1000). */
-  readonly temporalPort: number;
+  /** gRPC port of the embedded dev server (its Web UI is on port + 1000); left out, Temporal's default or free ports when it is taken. */
+  readonly temporalPort: number | undefined;
   /** Run workers in this process (always, with the embedded server). */
   readonly inProcessWorkers: boolean;
   readonly progressBar: boolean;
@@ -136,7 +136,8 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
 async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: TemporalTarget | null): Promise<SweepProgress> {
   const store = openRunStore(options.runDir);
   await checkRunDirectory(store, config);
-  return withRunTemporal(store, remote, { port: options.temporalPort, say: options.say }, async ({ client, connection, target }) => {
+  return withRunTemporal(store, remote, { port: options.temporalPort, say: options.say }, async (temporal) => {
+    const { client, connection, target } = temporal;
     if (remote) await ensureSearchAttributes(connection, target.namespace);
     await setProviderRates(connection, config, target.namespace, options.say);
     // Started (or attached to) before any worker exists, so a refusal leaves no worker to shut down.
@@ -149,6 +150,6 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
       }).catch((error: unknown) => {
         throw cancelledWorkflow(error) ? new SweepCancelledError(`sweep ${config.name} was cancelled`) : error;
       });
-    return options.inProcessWorkers ? withSweepWorkers(target, config, options.say, result) : result();
+    return options.inProcessWorkers ? withSweepWorkers(temporal, config, options.say, result) : result();
   });
 }

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { InputError } from '../core/errors.js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../protocol/search-attributes.js';
-import { portIsFree } from './ports.js';
+import { DEFAULT_TEMPORAL_PORT, freeServerPort, portIsFree, UI_OFFSET } from './ports.js';
+import { appendTemporalLog } from './temporal-log.js';
 import { temporalCliPath } from './temporal-cli.js';
 
 /** The embedded default: the Temporal CLI's dev server, persisted to a SQLite file in the run directory. */
@@ -13,16 +15,25 @@ export interface DevServer {
   readonly address: string;
   readonly namespace: string;
   readonly uiUrl: string;
+  /** Temporal's default port (or its Web UI's) that another process held, so that the server took free ports instead. */
+  readonly defaultPortTaken?: number;
   stop(): Promise<void>;
 }
 
 export interface DevServerOptions {
   readonly dbFile: string;
-  readonly port: number;
+  /**
+   * Given, the server listens there or the start is refused. Left out,
+   * Temporal's default, or free ports when another process holds it or its
+   * Web UI's (another Temporal server, another run's).
+   */
+  readonly port?: number;
   /** Defaults to port + 1000, as the Temporal CLI does. */
   readonly uiPort?: number;
   /** Server dynamic config, e.g. { 'limit.blobSize.error': 65536 } (tests). */
   readonly dynamicConfig?: Readonly<Record<string, string | number>>;
+  /** The run's Temporal log (infra/temporal-log.ts), where the server's output goes. */
+  readonly log?: string;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -93,45 +104,115 @@ async function stopOrphan(dbFile: string): Promise<void> {
   rmSync(addressFileFor(dbFile), { force: true });
 }
 
-async function waitUntilReady(address: string, child: ChildProcess, stderr: () => string): Promise<void> {
+/** The server could not bind a port that was free when it was chosen: another process took it first. */
+class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`the Temporal dev server could not bind port ${port}: another process took it first`);
+  }
+}
+
+const portTaken = (port: number) =>
+  new InputError(
+    `port ${port} is already taken; pick another --temporal-port (or none, for free ports), or set TEMPORAL_ADDRESS to use a running server`,
+  );
+
+/** The port a server could not bind, from its line that says so ("listen tcp 127.0.0.1:7233: bind: address already in use"). */
+function portInUse(line: string): number | undefined {
+  const match = /:(\d+): bind: address already in use/.exec(line);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** What a starting server has told so far, as its output arrives. */
+interface StartingServer {
+  /** It wrote its banner to stdout, which it does once it listens (its log lines go to stderr). */
+  started: boolean;
+  /** Its process has ended and its output is all read. */
+  closed: boolean;
+  firstError: string;
+  /** A port it could not bind. */
+  portInUse?: number;
+}
+
+/** Until the server started: one that answers on the port before then is another process's, which bound the port first. */
+async function waitUntilReady(address: string, child: ChildProcess, server: StartingServer): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`the Temporal dev server exited with code ${child.exitCode}: ${stderr().trim().split('\n').at(-1) ?? ''}`);
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      await connection.workflowService.getSystemInfo({});
-      await connection.close();
-      return;
-    } catch {
-      await sleep(200);
+    if (server.closed) {
+      if (server.portInUse !== undefined) throw new PortInUseError(server.portInUse);
+      throw new Error(`the Temporal dev server exited with code ${child.exitCode}: ${server.firstError}`);
     }
+    if (server.started) {
+      try {
+        const connection = await Connection.connect({ address, connectTimeout: 1000 });
+        await connection.workflowService.getSystemInfo({});
+        await connection.close();
+        return;
+      } catch {
+        // not answering yet
+      }
+    }
+    await sleep(200);
   }
   throw new Error(`the Temporal dev server did not answer on ${address} within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
+interface Ports {
+  readonly port: number;
+  readonly uiPort: number;
+}
+
+/** How many times the default start draws free ports again when another process binds one first. */
+const PORT_DRAWS = 5;
+
+const drawPorts = async (): Promise<Ports> => {
+  const port = await freeServerPort();
+  return { port, uiPort: port + UI_OFFSET };
+};
+
+/**
+ * Starts the dev server on the ports asked for (refused if one is taken), or,
+ * with none asked for, on Temporal's default ones if both are free, else on
+ * free ones; a default start whose ports another process binds first (two
+ * runs starting at once) draws free ones again.
+ */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const binary = temporalCliPath();
   if (!existsSync(binary)) throw new InputError(`the Temporal CLI is not installed at ${binary}; run npm ci`);
-  const uiPort = options.uiPort ?? options.port + 1000;
   await stopOrphan(options.dbFile);
-  for (const port of [options.port, uiPort]) {
-    if (!(await portIsFree(port))) {
-      throw new InputError(
-        `port ${port} is already taken; pick other ports with --temporal-port, or set TEMPORAL_ADDRESS to use a running server`,
-      );
+  mkdirSync(dirname(options.dbFile), { recursive: true });
+  if (options.port !== undefined) {
+    const ports = { port: options.port, uiPort: options.uiPort ?? options.port + UI_OFFSET };
+    for (const port of [ports.port, ports.uiPort]) if (!(await portIsFree(port))) throw portTaken(port);
+    return launch(binary, options, ports).catch((error: unknown) => {
+      throw error instanceof PortInUseError ? portTaken(error.port) : error;
+    });
+  }
+  const defaults = { port: DEFAULT_TEMPORAL_PORT, uiPort: DEFAULT_TEMPORAL_PORT + UI_OFFSET };
+  let defaultPortTaken: number | undefined;
+  for (const port of [defaults.port, defaults.uiPort])
+    if (defaultPortTaken === undefined && !(await portIsFree(port))) defaultPortTaken = port;
+  let ports = defaultPortTaken === undefined ? defaults : await drawPorts();
+  for (let draw = 1; ; draw++) {
+    try {
+      return await launch(binary, options, ports, defaultPortTaken);
+    } catch (error) {
+      if (!(error instanceof PortInUseError) || draw === PORT_DRAWS) throw error;
+      if (ports === defaults) defaultPortTaken = error.port;
+      ports = await drawPorts();
     }
   }
-  mkdirSync(dirname(options.dbFile), { recursive: true });
+}
+
+async function launch(binary: string, options: DevServerOptions, ports: Ports, defaultPortTaken?: number): Promise<DevServer> {
   const args = [
     'server',
     'start-dev',
     '--ip',
     '127.0.0.1',
     '--port',
-    String(options.port),
+    String(ports.port),
     '--ui-port',
-    String(uiPort),
+    String(ports.uiPort),
     '--db-filename',
     options.dbFile,
     '--log-level',
@@ -150,23 +231,39 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       `${key}=${JSON.stringify(value)}`,
     ]),
   ];
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A command that ends by process.exit (its reader closed the pipe) takes its server with it.
+  const stopWithThisProcess = () => child.kill('SIGTERM');
+  process.once('exit', stopWithThisProcess);
+  const server: StartingServer = { started: false, closed: false, firstError: '' };
+  const log = (line: string) => options.log && line.trim() && appendTemporalLog(options.log, 'server', line);
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    server.started = true;
+    log(line);
+  });
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    server.firstError ||= line.trim();
+    server.portInUse ??= portInUse(line);
+    log(line);
+  });
+  child.once('close', () => (server.closed = true));
   const pidFile = pidFileFor(options.dbFile);
   writeFileSync(pidFile, String(child.pid));
-  const address = `127.0.0.1:${options.port}`;
+  const address = `127.0.0.1:${ports.port}`;
   try {
-    await waitUntilReady(address, child, () => stderr);
+    await waitUntilReady(address, child, server);
   } catch (error) {
     child.kill('SIGKILL');
+    process.removeListener('exit', stopWithThisProcess);
+    rmSync(pidFile, { force: true });
     throw error;
   }
   writeFileSync(addressFileFor(options.dbFile), address);
   return {
     address,
     namespace: 'default',
-    uiUrl: `http://127.0.0.1:${uiPort}`,
+    uiUrl: `http://127.0.0.1:${ports.uiPort}`,
+    ...(defaultPortTaken !== undefined && { defaultPortTaken }),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -175,6 +272,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         await exited;
         clearTimeout(forceKill);
       }
+      process.removeListener('exit', stopWithThisProcess);
       rmSync(pidFile, { force: true });
       rmSync(addressFileFor(options.dbFile), { force: true });
     },

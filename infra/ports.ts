@@ -21,9 +21,12 @@ function ephemeralRange(): { low: number; high: number } {
   return { low: 32768, high: 60999 };
 }
 
+/** The Temporal CLI's default gRPC port, which the embedded dev server takes when it and its Web UI's port are free. */
+export const DEFAULT_TEMPORAL_PORT = 7233;
+/** The dev server's Web UI is on its port + 1000, as the Temporal CLI puts it. */
+export const UI_OFFSET = 1000;
+
 const LOWEST = 10_000;
-/** The embedded server's Web UI defaults to its port + 1000 (infra/dev-server.ts): both stay below the ephemeral range. */
-const UI_OFFSET = 1000;
 
 /**
  * A port free right now, for a server a test or a benchmark starts (tests run
@@ -52,10 +55,10 @@ function portTheOsChooses(): Promise<number> {
   });
 }
 
-/** A port free right now whose Web UI port (port + 1000, as the embedded dev server takes it) is free too. */
+/** A port free right now whose Web UI port (port + UI_OFFSET) is free too. */
 export async function freeServerPort(): Promise<number> {
   for (;;) {
     const port = await freePort();
-    if (port + 1000 <= 65_535 && (await portIsFree(port + 1000))) return port;
+    if (port + UI_OFFSET <= 65_535 && (await portIsFree(port + UI_OFFSET))) return port;
   }
 }

@@ -1,7 +1,10 @@
 import { CancelledFailure } from '@temporalio/common';
 import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogEntry } from '@temporalio/worker';
+import { appendTemporalLog } from './temporal-log.js';
 
 let installed = false;
+/** Where the SDK's lines go while the runtime is installed: a run's Temporal log, or the terminal (stderr) without one. */
+let logFile: string | undefined;
 
 /**
  * Warnings that are expected here: provider-queue workers have no workflows by
@@ -21,17 +24,20 @@ function expected(entry: LogEntry): boolean {
 function print(entry: LogEntry): void {
   if (expected(entry)) return;
   const meta = entry.meta ? ` ${JSON.stringify(entry.meta)}` : '';
-  process.stderr.write(`[temporal ${entry.level}] ${entry.message}${meta}\n`);
+  if (logFile) appendTemporalLog(logFile, 'sdk', `${entry.level} ${entry.message}${meta}`);
+  else process.stderr.write(`[temporal ${entry.level}] ${entry.message}${meta}\n`);
 }
 
 /**
  * Quiets the Temporal SDK: warnings and errors only, from both the TS side and
- * the native core, so the CLI's own output stays readable. Signals are left to
- * the CLI. Call before any worker or native connection is created.
+ * the native core, written to `log` (a run's Temporal log, infra/temporal-log.ts)
+ * when given, else to stderr, so the CLI's own output stays readable. Signals
+ * are left to the CLI. Call before any worker or native connection is created.
  */
-export function installQuietRuntime(): void {
+export function installQuietRuntime(log?: string): void {
   if (installed) return;
   installed = true;
+  logFile = log;
   Runtime.install({
     logger: new DefaultLogger('WARN', print),
     telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },

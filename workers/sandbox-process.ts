@@ -29,7 +29,8 @@ if (!target) {
 }
 const concurrency = Math.max(1, Number(process.env.ALLOCBENCH_SANDBOX_CONCURRENCY) || 2);
 setTornLineReporter(() => undefined);
-installQuietRuntime();
+// The run's Temporal log, which the launching command names, keeps the SDK's lines off the terminal here too.
+installQuietRuntime(process.env.ALLOCBENCH_TEMPORAL_LOG || undefined);
 const connection: NativeConnection = await connectWorker(target);
 const sandbox = new ScriptSandbox({ isolates: concurrency });
 const worker = await Worker.create({

@@ -1,10 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, StopReason } from '../../core/chat/messages.js';
-import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import { argumentsObject } from './call-arguments.js';
 import { lazyClient, lazySdk } from './lazy-sdk.js';
-import type { GenerateResponse, Provider } from './provider.js';
+import { missingKeyError, type GenerateResponse, type Provider } from './provider.js';
 
 /*
  * Anthropic Messages API through the official SDK, its own retries off
@@ -94,7 +93,7 @@ export function anthropicProvider(model: string, env: NodeJS.ProcessEnv = proces
     apiModel,
     local: false,
     async preflight() {
-      if (!env.ANTHROPIC_API_KEY) throw new InputError(`${model}: set ANTHROPIC_API_KEY in the environment`);
+      if (!env.ANTHROPIC_API_KEY) throw missingKeyError(model, 'ANTHROPIC_API_KEY');
     },
     classify: (error) => classifyApiError(error, anthropicSdk.loaded()?.default),
     async generate(request): Promise<GenerateResponse> {

@@ -4,7 +4,7 @@ import { classifyStatus, retryInfoMs } from './api-errors.js';
 import { geminiContents, geminiReply, geminiStopReason } from './gemini-contents.js';
 import { lazyClient, lazySdk } from './lazy-sdk.js';
 import { modelOptions } from './model-options.js';
-import type { ErrorClassification, GenerateResponse, Provider } from './provider.js';
+import { missingKeyError, type ErrorClassification, type GenerateResponse, type Provider } from './provider.js';
 
 /*
  * `google/<model>[?thinking_budget=N | ?thinking_level=L]`: the Gemini API
@@ -86,7 +86,7 @@ export function googleProvider(model: string, env: NodeJS.ProcessEnv = process.e
     apiModel,
     local: false,
     async preflight() {
-      if (!apiKey) throw new InputError(`${model}: set GEMINI_API_KEY (or GOOGLE_API_KEY) in the environment`);
+      if (!apiKey) throw missingKeyError(model, 'GEMINI_API_KEY (or GOOGLE_API_KEY)');
     },
     classify: classifyGoogleError,
     async generate(request): Promise<GenerateResponse> {

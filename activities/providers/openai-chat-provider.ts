@@ -4,7 +4,7 @@ import { recoverToolCalls } from '../../core/chat/recover-tool-calls.js';
 import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import { lazyClient, lazySdk } from './lazy-sdk.js';
-import type { GenerateResponse, Provider } from './provider.js';
+import { missingKeyError, type GenerateResponse, type Provider } from './provider.js';
 import { redactSecrets } from '../../secrets/redact.js';
 
 /*
@@ -94,7 +94,7 @@ export function openAiChatProvider(options: OpenAiChatOptions): Provider {
     apiModel,
     local,
     async preflight() {
-      if (!local && !options.apiKey) throw new InputError(`${model}: set OPENAI_API_KEY in the environment`);
+      if (!local && !options.apiKey) throw missingKeyError(model, 'OPENAI_API_KEY');
       if (!local) return;
       const api = await sdk();
       try {

@@ -1,9 +1,8 @@
 import type OpenAI from 'openai';
 import type { ChatMessage, ModelReply, StopReason } from '../../core/chat/messages.js';
-import { InputError } from '../../core/errors.js';
 import { classifyApiError } from './api-errors.js';
 import { lazyClient, lazySdk } from './lazy-sdk.js';
-import type { GenerateResponse, Provider } from './provider.js';
+import { missingKeyError, type GenerateResponse, type Provider } from './provider.js';
 
 /*
  * `openai-responses/<model>[?reasoning_effort=E]`: OpenAI's Responses API
@@ -108,7 +107,7 @@ export function openAiResponsesProvider(options: OpenAiResponsesOptions): Provid
     apiModel,
     local: false,
     async preflight() {
-      if (!options.apiKey) throw new InputError(`${model}: set OPENAI_API_KEY in the environment`);
+      if (!options.apiKey) throw missingKeyError(model, 'OPENAI_API_KEY');
     },
     classify: (error) => classifyApiError(error, openAiSdk.loaded()?.default),
     async generate(request): Promise<GenerateResponse> {

@@ -1,5 +1,6 @@
 import type { ChatMessage, ModelReply, StopReason, ToolSpec } from '../../core/chat/messages.js';
 import type { Usage } from '../../core/chat/usage.js';
+import { InputError } from '../../core/errors.js';
 
 export interface GenerateRequest {
   readonly system: string;
@@ -84,4 +85,9 @@ export class ProviderError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A hosted model's key is not set: both places it may be set (the CLI loads `.env` from the working directory, cli/dot-env.ts). */
+export function missingKeyError(model: string, variable: string): InputError {
+  return new InputError(`${model}: set ${variable} in the environment or in a .env file in the working directory`);
 }

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { resolveRunLocation } from '../../run-store/run-location.js';
 import type { Command } from 'commander';
 import { defaultCacheDir } from '../../analysis/stream-values-cache.js';
 import { toJsonRows } from '../../analysis/tables/render-table.js';
 import { printJson } from '../format.js';
+import { existingRunLocations } from '../run-locations.js';
 
 export function registerAnalyze(program: Command): void {
   program
@@ -14,7 +14,7 @@ export function registerAnalyze(program: Command): void {
     .option('--json', "also print every table's rows as one JSON object (rates as fractions, intervals as {estimate, low, high})")
     .action(async (runDirs: string[], flags: { out: string; json?: boolean }) => {
       const { writeReport } = await import('../../analysis/report/write-report.js');
-      const summary = await writeReport(runDirs.map(resolveRunLocation), resolve(flags.out), {
+      const summary = await writeReport(await existingRunLocations(runDirs), resolve(flags.out), {
         cacheDir: defaultCacheDir(),
         say: (line) => void process.stderr.write(`${line}\n`),
       });

@@ -1,4 +1,3 @@
-import { resolveRunLocation } from '../../run-store/run-location.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -12,6 +11,7 @@ import { transferTable } from '../../analysis/tables/transfer-table.js';
 import { writeTableFiles } from '../../analysis/tables/write-table-files.js';
 import { printJson } from '../format.js';
 import { resolveModel } from '../model-prefix.js';
+import { existingRunLocations } from '../run-locations.js';
 
 interface CompareFlags {
   a?: string;
@@ -47,7 +47,7 @@ export function registerCompare(program: Command): void {
     .option('--json', 'print the table as one JSON object (rates as fractions, intervals as {estimate, low, high})')
     .action(async (args: string[], flags: CompareFlags) => {
       const { dirs, ...names } = splitArguments(args, flags);
-      const loaded = await loadRuns(dirs.map(resolveRunLocation));
+      const loaded = await loadRuns(await existingRunLocations(dirs));
       const arms = groupArms(loaded.sessions);
       const models = [...new Set(arms.map((arm) => arm.key.model))];
       const a = resolveModel(names.a, models, 'model A');

@@ -3,10 +3,16 @@ import { REPLAY_MISSES } from '../../core/sweep/sweep-config.js';
 import { EXIT_STATUS_HELP } from '../exit-status.js';
 import { integerIn, numberIn } from '../options.js';
 import { ENV_DEFAULTS } from '../env-defaults.js';
+import { DEFAULT_TEMPORAL_PORT, UI_OFFSET } from '../../infra/ports.js';
+
+/** --temporal-port, of `run`, `sweep` and `cancel`. */
+export const TEMPORAL_PORT_HELP =
+  `gRPC port of the embedded Temporal dev server, its Web UI on port + ${UI_OFFSET} (default: ${DEFAULT_TEMPORAL_PORT}, ` +
+  `or free ports when ${DEFAULT_TEMPORAL_PORT} or ${DEFAULT_TEMPORAL_PORT + UI_OFFSET} is taken); a port given that is taken is refused`;
 
 /** How a run or sweep reaches Temporal and reports, shared by `run` and `sweep`. */
 export interface ExecutionFlags {
-  temporalPort: number;
+  temporalPort?: number;
   unitCap?: number;
   cap?: number;
   worker: boolean;
@@ -32,12 +38,7 @@ export function addExecutionOptions(command: Command): Command {
         .argParser(numberIn(0, 1e6, { exclusiveMin: true }))
         .env(ENV_DEFAULTS.cap),
     )
-    .addOption(
-      new Option('--temporal-port <port>', 'gRPC port of the embedded Temporal dev server; its Web UI is on port + 1000')
-        .argParser(integerIn(1024, 64_535))
-        .default(7233)
-        .env(ENV_DEFAULTS.temporalPort),
-    )
+    .addOption(new Option('--temporal-port <port>', TEMPORAL_PORT_HELP).argParser(integerIn(1024, 64_535)).env(ENV_DEFAULTS.temporalPort))
     .option('--no-worker', 'with TEMPORAL_ADDRESS: start no workers here, rely on `allocbench worker` elsewhere')
     .addOption(
       new Option('--prices <file>', 'price table, USD per million tokens per model (default: config/prices.yaml)').env(ENV_DEFAULTS.prices),

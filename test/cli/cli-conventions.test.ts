@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, projectRoot } from '../../infra/project-root.js';
 import { runLayout } from '../../run-store/run-layout.js';
+import { runLockPath } from '../../run-store/run-lock.js';
 import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { ENV_DEFAULTS } from '../../cli/env-defaults.js';
 import { runCli, runCliWith } from './run-cli.js';
@@ -159,5 +160,48 @@ describe('analyze --json and status --watch', () => {
     const finished = lines.map((line) => (JSON.parse(line) as { runs: { finished: number; total: number }[] }).runs[0]?.finished);
     expect(finished.slice(0, 2)).toEqual([1, 1]);
     expect(finished.at(-1)).toBe(2);
+  });
+});
+
+describe('a run directory that does not exist', () => {
+  it.each([
+    ['compare', (missing: string) => ['compare', missing, 'policy/eager', 'policy/commit-at-2']],
+    ['analyze', (missing: string) => ['analyze', missing, '--out', join(fresh('analyze-missing'), 'report')]],
+  ])('%s names it as missing, in one line (exit 2)', (_, args) => {
+    const dir = fresh('missing');
+    const { status, stdout, stderr } = runCliWith({}, args(join('runs', 'nope')), dir);
+    expect(status).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('allocbench: runs/nope: no such run directory\n');
+  });
+});
+
+describe('a reader that closes the pipe', () => {
+  /** The CLI with its stdout closed once it has printed `lines` lines (0: before it prints): its exit code and its stderr. */
+  function closeAfter(args: readonly string[], lines: number): Promise<{ code: number | null; stderr: string }> {
+    const child = spawn(process.execPath, ['--no-node-snapshot', cliPath(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = 0;
+    let stderr = '';
+    if (lines === 0) child.stdout.destroy();
+    else
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        printed += chunk.split('\n').length - 1;
+        if (printed >= lines) child.stdout.destroy();
+      });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+  }
+
+  it('ends status --watch quietly, exit 0, as `status --watch | head -1` does', async () => {
+    const runDir = join(fresh('watch-pipe'), 'run');
+    const [spec] = writeSyntheticRun(runDir, { name: 'unfinished', models: ['policy/eager'], rungs: ['R0'], seeds: [2000, 2001] });
+    rmSync(runLayout.summary(runDir, spec!));
+    // A live command runs it (this process, as the lock's holder): the watch goes on printing.
+    writeFileSync(runLockPath(runDir), JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+    expect(await closeAfter(['status', runDir, '--watch', '--interval', '0.1'], 1)).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('ends a command that has not printed yet quietly, exit 0', async () => {
+    expect(await closeAfter(['schema', 'sweep'], 0)).toEqual({ code: 0, stderr: '' });
   });
 });

@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliWith } from './run-cli.js';
+import { ENV_DEFAULTS } from '../../cli/env-defaults.js';
+import { freePort } from '../../infra/ports.js';
+import { runCliAsync, runCliWith } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-cli-'));
 
@@ -44,17 +46,20 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
     [['run', '--model', 'policy/eager', '--rung', 'R0', '--no-worker'], /--no-worker needs TEMPORAL_ADDRESS/],
     [
       ['run', '--model', 'anthropic/claude-haiku-4-5-20251001', '--rung', 'R0'],
-      /claude-haiku-4-5-20251001: set ANTHROPIC_API_KEY in the environment/,
+      /claude-haiku-4-5-20251001: set ANTHROPIC_API_KEY in the environment or in a \.env file in the working directory$/m,
     ],
-    [['run', '--model', 'openai/gpt-5.4-mini-2026-03-17', '--rung', 'R1'], /set OPENAI_API_KEY in the environment/],
+    [
+      ['run', '--model', 'openai/gpt-5.4-mini-2026-03-17', '--rung', 'R1'],
+      /set OPENAI_API_KEY in the environment or in a \.env file in the working directory$/m,
+    ],
     [['run', '--model', 'openai/gpt-5.4-mini?temperature=0', '--rung', 'R1'], /the only option is reasoning_effort/],
     [
       ['run', '--model', 'openai-responses/gpt-5.4-mini', '--rung', 'R1'],
-      /openai-responses\/gpt-5\.4-mini: set OPENAI_API_KEY in the environment/,
+      /openai-responses\/gpt-5\.4-mini: set OPENAI_API_KEY in the environment or in a \.env file in the working directory$/m,
     ],
     [
       ['run', '--model', 'google/gemini-2.5-flash', '--rung', 'R1'],
-      /google\/gemini-2\.5-flash: set GEMINI_API_KEY \(or GOOGLE_API_KEY\) in the environment/,
+      /google\/gemini-2\.5-flash: set GEMINI_API_KEY \(or GOOGLE_API_KEY\) in the environment or in a \.env file in the working directory$/m,
     ],
     [
       ['run', '--model', 'google/gemini-2.5-flash?thinking=on', '--rung', 'R1'],
@@ -149,17 +154,66 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
     expect(status).toBe(2);
     expect(stderr).toMatch(/set TEMPORAL_ADDRESS/);
   });
+});
 
-  it('names a port that is already taken', async () => {
-    const blocker: Server = createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, () => resolve((blocker.address() as { port: number }).port)));
-    try {
-      expectRefused(
-        ['run', '--model', 'policy/eager', '--rung', 'R0', '--temporal-port', String(port)],
-        new RegExp(`port ${port} is already taken`),
-      );
-    } finally {
-      blocker.close();
-    }
+/** Holds a port on 127.0.0.1, as another Temporal dev server does; undefined when another process holds it already, which serves as well. */
+function holdPort(port: number): Promise<Server | undefined> {
+  const server = createServer();
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error)));
+    server.listen(port, '127.0.0.1', () => resolve(server));
   });
+}
+
+describe('the embedded Temporal server on a busy machine', () => {
+  const run = (out: string) => ['run', '--model', 'policy/eager', '--rung', 'R0', '--seeds', '2000-2001', '--out', join(dir, out)];
+  const webUi = (stderr: string) => /^Temporal Web UI: http:\/\/127\.0\.0\.1:(\d+) \(embedded dev server(.*)$/m.exec(stderr);
+
+  it("takes free ports when Temporal's default port is taken, and says which; a port given that is taken is refused", async () => {
+    const holder = await holdPort(7233);
+    try {
+      const { status, stderr } = runCliWith({}, run('busy'));
+      expect(status, stderr).toBe(0);
+      const [, uiPort, rest] = webUi(stderr) ?? [];
+      const port = Number(/^ on 127\.0\.0\.1:(\d+), as port 7233 is taken;/.exec(rest ?? '')?.[1]);
+      expect(Number(uiPort), stderr).toBe(port + 1000);
+      expect(stderr, 'nothing logged worth a line').not.toMatch(/Temporal logged/);
+
+      const taken = ['run', '--model', 'policy/eager', '--rung', 'R0'];
+      expectRefused([...taken, '--temporal-port', '7233'], /port 7233 is already taken/);
+      expectRefused(taken, /port 7233 is already taken/, { [ENV_DEFAULTS.temporalPort]: '7233' });
+    } finally {
+      holder?.close();
+    }
+  }, 120_000);
+
+  it('runs two at once in different directories, each on ports of its own', async () => {
+    const [first, second] = await Promise.all([runCliAsync({}, run('together-a')), runCliAsync({}, run('together-b'))]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(second.status, second.stderr).toBe(0);
+    const [firstUi, secondUi] = [first, second].map(({ stderr }) => webUi(stderr)?.[1]);
+    expect(firstUi).toBeDefined();
+    expect(secondUi).toBeDefined();
+    expect(firstUi).not.toBe(secondUi);
+  }, 120_000);
+});
+
+describe("Temporal's log lines", () => {
+  it("go to the run's temporal.log, and the terminal gets one line counting the warnings and errors", async () => {
+    // A file where the sessions' directory belongs: the session's first write fails, and the SDK warns of the failed activity and workflow.
+    const out = join(dir, 'logged');
+    mkdirSync(out);
+    writeFileSync(join(out, 'sessions'), '');
+    const { status, stderr } = runCliWith({}, [
+      ...['run', '--model', 'policy/eager', '--rung', 'R0', '--seeds', '2000'],
+      ...['--out', out, '--temporal-port', String(await freePort())],
+    ]);
+    expect(status, stderr).toBe(2);
+    const log = join(out, 'temporal.log');
+    expect(stderr).not.toMatch(/\[temporal|Activity failed/);
+    expect(stderr).toMatch(new RegExp(`^Temporal logged \\d+ warnings? \\(${log}\\)$`, 'm'));
+    const lines = readFileSync(log, 'utf8');
+    expect(lines).toMatch(/^\S+ sdk WARN Activity failed \{/m);
+    expect(lines).toMatch(/^\S+ server Temporal Server: /m);
+  }, 120_000);
 });

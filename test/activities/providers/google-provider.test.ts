@@ -248,7 +248,7 @@ describe('Gemini API adapter (real @google/genai SDK, loopback server)', () => {
 
   it('refuses to start without a key; takes GOOGLE_API_KEY over GEMINI_API_KEY, as the SDK does', async () => {
     await expect(googleProvider(MODEL, {}).preflight()).rejects.toThrow(
-      `${MODEL}: set GEMINI_API_KEY (or GOOGLE_API_KEY) in the environment`,
+      `${MODEL}: set GEMINI_API_KEY (or GOOGLE_API_KEY) in the environment or in a .env file in the working directory`,
     );
     await expect(googleProvider(MODEL, { GOOGLE_API_KEY: KEY }).preflight()).resolves.toBeUndefined();
     const { provider, requests } = await against(() => ({ json: geminiResponse([{ text: 'DECISION: PASS' }]) }), {

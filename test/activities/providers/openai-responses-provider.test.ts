@@ -211,7 +211,7 @@ describe('OpenAI Responses adapter (real SDK, loopback server)', () => {
     delete process.env.OPENAI_API_KEY;
     try {
       await expect(createProvider('openai-responses/gpt-5.4-mini').preflight()).rejects.toThrow(
-        'openai-responses/gpt-5.4-mini: set OPENAI_API_KEY in the environment',
+        'openai-responses/gpt-5.4-mini: set OPENAI_API_KEY in the environment or in a .env file in the working directory',
       );
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
