@@ -58,6 +58,8 @@ export function newManifest(config: SweepConfig, versions: ManifestVersions, pro
 
 export async function readManifest(store: RunStore): Promise<Manifest> {
   const manifest = await store.readManifest();
-  if (!manifest) throw new InputError(`${store.location}: not a run directory (no ${runParts.manifest})`);
-  return manifest;
+  if (manifest) return manifest;
+  throw new InputError(
+    `${store.location}: ${(await store.exists()) ? `not a run directory (no ${runParts.manifest})` : 'no such run directory'}`,
+  );
 }

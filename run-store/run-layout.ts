@@ -16,6 +16,7 @@ import { sessionDirName, type SessionSpec } from '../core/sweep/session-spec.js'
  *   concurrency/<provider>@<worker>.json   a worker's adaptive concurrency limit for a provider, as it last changed
  *   run.lock                               who runs the sweep now
  *   temporal/                              the embedded Temporal server's SQLite file (file system)
+ *   temporal.log                           what the Temporal SDK and the embedded server logged (file system)
  */
 /** A session by its settings or by its folder's name (sessionDirName). */
 export type SessionName = SessionSpec | string;

@@ -19,7 +19,7 @@ export function registerCancel(program: Command): void {
       `with nothing running the run, for the embedded server started on its state: ${TEMPORAL_PORT_HELP}`,
       integerIn(1024, 64_535),
     )
-    .action(async (run: string, flags: { temporalPort: number }) => {
+    .action(async (run: string, flags: { temporalPort?: number }) => {
       const { cancelRun } = await import('../sweep-cancel.js');
       const runDir = resolveRunLocation(run);
       const found = await cancelRun(runDir, flags.temporalPort, (line) => process.stderr.write(`${line}\n`));

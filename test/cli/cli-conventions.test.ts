@@ -136,12 +136,18 @@ describe('analyze --json and status --watch', () => {
     expect(csv.split('\n')[1]).toMatch(/^policy\/eager,1,/);
   });
 
-  it('status --watch prints until every run shown has finished, then exits 0', async () => {
+  it('status --watch prints while a live command runs a session of the run, then exits 0', async () => {
     const runDir = join(fresh('watch'), 'run');
     const [spec] = writeSyntheticRun(runDir, { name: 'watched', models: ['policy/eager'], rungs: ['R0'], seeds: [2000, 2001] });
     const summary = runLayout.summary(runDir, spec!);
     const kept = readFileSync(summary);
     rmSync(summary);
+    // In flight, and nothing runs the run (a killed command): the watch has nothing to wait for.
+    const alone = runCli('status', runDir, '--watch', '--interval', '0.2', '--json');
+    expect(alone.status, alone.stderr).toBe(0);
+    expect(alone.stdout.trim().split('\n')).toHaveLength(1);
+    // A live command runs it (this process, as the lock's holder): the watch goes on until the session finishes.
+    writeFileSync(runLockPath(runDir), JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
     const child = spawn(process.execPath, [cliPath(), 'status', runDir, '--watch', '--interval', '0.2', '--json'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

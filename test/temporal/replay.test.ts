@@ -180,7 +180,7 @@ describe('replay from the command line', () => {
   }, 120_000);
 
   it.each([
-    [['--replay-from', '/no/such/run'], /^allocbench: --replay-from: \/no\/such\/run: not a run directory \(no manifest.json\)$/],
+    [['--replay-from', '/no/such/run'], /^allocbench: --replay-from: \/no\/such\/run: no such run directory$/],
     [['--replay-miss', 'live'], /^allocbench: --replay-miss: applies only with --replay-from/],
     [['--replay-from', 'recorded', '--replay-miss', 'sometimes'], /--replay-miss.*sometimes/],
   ])('refuses %j with one line, exit 2', (flags, message) => {
