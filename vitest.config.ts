@@ -4,10 +4,8 @@ import { LongestFirst } from './test/setup/file-order.js';
 
 /**
  * Files that must have the cores to themselves: they run after every other
- * file has finished. script-sandbox abandons a run at the wall clock in the
- * middle of an operation V8 cannot interrupt (a huge BigInt's toString), and
- * isolated-vm loses that run for good (its thread never ends) when both cores
- * are busy at that moment — its own timeout and the disposal race.
+ * file has finished. script-sandbox loads the cores on purpose, to show that a
+ * script's CPU time limit holds beside busy processes.
  */
 const ALONE = ['test/sandbox/script-sandbox.test.ts'];
 

@@ -1,17 +1,13 @@
 /*
- * The sandbox worker process: the only process that runs R3 scripts. It
- * serves the sandbox task queue of the cluster named by TEMPORAL_ADDRESS and
- * stops on SIGTERM, SIGINT or when its parent's IPC channel closes. Started
- * with --no-node-snapshot (isolated-vm needs it on Node 20+) by
- * startSandboxProcess; isolated-vm's memory limit is soft, so a script that
- * still brings the process down takes only this process with it. A script
- * whose isolate thread cannot be stopped (a huge BigInt operation, a V8 heap
- * abort) leaves a runaway thread: the process then drains its other runs and
- * ends itself, hard, because a clean exit would wait on that thread forever;
- * the launcher starts a fresh one. Torn transcript lines are not reported
- * here, only set aside: the session worker reads every transcript before its
- * scripts run and reports one it finds, and one this process tore by dying
- * mid-append was announced by the launcher (its bytes are kept in <file>.torn).
+ * The sandbox worker process: the only process that runs R3 scripts, each in
+ * an isolate process of its own (ScriptSandbox), which is ended after a run a
+ * limit stopped. It serves the sandbox task queue of the cluster named by
+ * TEMPORAL_ADDRESS and stops on SIGTERM, SIGINT or when its parent's IPC
+ * channel closes; startSandboxProcess starts it, and again if it dies. Torn
+ * transcript lines are not reported here, only set aside: the session worker
+ * reads every transcript before its scripts run and reports one it finds, and
+ * one this process tore by dying mid-append was announced by the launcher (its
+ * bytes are kept in <file>.torn).
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createScriptActivities } from '../activities/script-activities.js';
@@ -40,18 +36,12 @@ const worker = await Worker.create({
   activities: createScriptActivities(sandbox),
   maxConcurrentActivityTaskExecutions: concurrency,
 });
-const RUNAWAY_CHECK_MS = 500;
 const stop = new Promise<void>((resolve) => {
   process.once('SIGTERM', resolve);
   process.once('SIGINT', resolve);
   process.once('disconnect', resolve);
-  setInterval(() => sandbox.runaways > 0 && resolve(), RUNAWAY_CHECK_MS).unref();
 });
 await runWorkers([worker], stop);
-if (sandbox.runaways > 0) {
-  process.stderr.write('sandbox worker: a script left a thread that cannot be stopped; restarting the process\n');
-  process.kill(process.pid, 'SIGKILL');
-}
 sandbox.dispose();
 await connection.close();
 await shutdownRuntime();

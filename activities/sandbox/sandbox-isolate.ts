@@ -1,21 +1,18 @@
-import { performance } from 'node:perf_hooks';
 import ivm from 'isolated-vm';
 import { PRELUDE } from './isolate-prelude.js';
 import { SCRIPT_ERROR_KINDS, type JsonValue, type ScriptErrorKind, type ScriptOutcome } from '../../core/scripts/script-outcome.js';
 
-/** A run's outcome before the host stamps its wall time. */
-export type RunResult = WithoutMs<ScriptOutcome>;
-type WithoutMs<T> = T extends unknown ? Omit<T, 'ms'> : never;
+/** A run's outcome before its clocks are stamped. */
+export type RunResult = WithoutClocks<ScriptOutcome>;
+type WithoutClocks<T> = T extends unknown ? Omit<T, 'ms' | 'cpuMs'> : never;
 
-/** isolated-vm's message for a run its own timeout stopped. */
-const TIMED_OUT = 'Script execution timed out.';
 const FILENAME = 'solution.js';
 
 /**
  * One isolate with its prelude compiled once. Each run gets a fresh context, so
- * nothing a script does to globals or prototypes reaches the next run.
- * execute rejects only when the isolate itself fails (time, memory, disposal);
- * failed() then says which.
+ * nothing a script does to globals or prototypes reaches the next run. Time
+ * is its supervisor's to limit (kill); execute rejects only when the isolate
+ * itself fails (killed, out of memory), and failed() then says which.
  */
 export class SandboxIsolate {
   private readonly isolate: ivm.Isolate;
@@ -39,26 +36,24 @@ export class SandboxIsolate {
     });
   }
 
-  async execute(code: string, inputsJson: string, deadline: number): Promise<RunResult> {
-    const timeout = () => Math.max(1, Math.ceil(deadline - performance.now()));
+  async execute(code: string, inputsJson: string): Promise<RunResult> {
     this.prelude ??= await this.isolate.compileScript(PRELUDE, { filename: 'prelude.js' });
     const context = await this.isolate.createContext();
     try {
-      const finish = await this.prelude.run(context, { reference: true, timeout: timeout() });
-      const reply = (inputs: string | null) =>
-        finish.apply(undefined, [inputs], { timeout: timeout(), result: { promise: true, copy: true } });
+      const finish = await this.prelude.run(context, { reference: true });
+      const reply = (inputs: string | null) => finish.apply(undefined, [inputs], { result: { promise: true, copy: true } });
       let script: ivm.Script;
       try {
         script = await this.isolate.compileScript(code, { filename: FILENAME });
       } catch (error) {
-        if (this.failed(error)) throw error;
+        if (this.failed()) throw error;
         return { ok: false, kind: 'compile', error: describeHostError(error), logs: '' };
       }
       try {
         // As a reference, so a huge completion value is never copied out.
-        (await script.run(context, { reference: true, timeout: timeout() })).release();
+        (await script.run(context, { reference: true })).release();
       } catch (error) {
-        if (this.failed(error)) throw error;
+        if (this.failed()) throw error;
         return { ok: false, kind: 'throw', error: describeHostError(error), logs: replyFields(await reply(null)).logs };
       }
       return parseReply(await reply(inputsJson));
@@ -68,14 +63,13 @@ export class SandboxIsolate {
   }
 
   /** Why the isolate failed, if it did: a script's own throw is not a failure. */
-  failed(error?: unknown): 'timeout' | 'memory' | undefined {
+  failed(): 'killed' | 'memory' | undefined {
     if (this.catastrophe !== undefined) return 'memory';
-    if (error instanceof Error && error.message === TIMED_OUT) return 'timeout';
-    if (this.isolate.isDisposed) return this.killed ? 'timeout' : 'memory';
+    if (this.isolate.isDisposed) return this.killed ? 'killed' : 'memory';
     return undefined;
   }
 
-  /** The host's wall-clock stop: disposing interrupts whatever the isolate's thread can be interrupted in. */
+  /** Stops the run: disposing interrupts whatever the isolate's thread can be interrupted in. */
   kill(): void {
     this.killed = true;
     this.dispose();

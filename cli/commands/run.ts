@@ -94,7 +94,7 @@ export function registerRun(program: Command): void {
       )
       .option(
         '--script-timeout-ms <n>',
-        'R3: time limit of one script run',
+        'R3: CPU time limit of one script run',
         integerIn(...SCRIPT_LIMIT_RANGES.timeoutMs),
         DEFAULT_SCRIPT_SETTINGS.timeoutMs,
       )

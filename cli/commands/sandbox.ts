@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { DEFAULT_SANDBOX_LIMITS, SANDBOX_LIMIT_RANGES, type ScriptOutcome } from '../../core/scripts/script-outcome.js';
 import { InputError } from '../../core/errors.js';
 import { integerIn } from '../options.js';
-
-/**
- * A run given up at its time limit usually ends a moment later (isolated-vm's
- * own timeout fires late on a busy machine); only one still running after this
- * long holds the process.
- */
-const RUNAWAY_GRACE_MS = 2000;
 
 interface SandboxOptions {
   codeFile: string;
@@ -47,7 +39,7 @@ export function registerSandbox(program: Command): void {
     .description("run a script's solve(inputs) in the R3 sandbox and print the outcome as JSON (exit 0 even when the script fails)")
     .requiredOption('--code-file <file>', 'the script, defining function solve(inputs)')
     .requiredOption('--inputs <json>', 'the inputs as JSON, e.g. \'{"SEED": 141, "A": 73100, "B": 38400, "M": 21759900, "K": 26}\'')
-    .option('--timeout-ms <N>', 'time limit of the run', integerIn(...timeoutMs), DEFAULT_SANDBOX_LIMITS.timeoutMs)
+    .option('--timeout-ms <N>', 'CPU time limit of the run', integerIn(...timeoutMs), DEFAULT_SANDBOX_LIMITS.timeoutMs)
     .option('--memory-mb <N>', 'heap limit of the run', integerIn(...memoryMb), DEFAULT_SANDBOX_LIMITS.memoryMb)
     .action(async (options: SandboxOptions) => {
       const code = readCode(options.codeFile);
@@ -57,12 +49,5 @@ export function registerSandbox(program: Command): void {
       const outcome = await sandbox.run(code, inputs, { timeoutMs: options.timeoutMs, memoryMb: options.memoryMb });
       sandbox.dispose();
       process.stdout.write(`${JSON.stringify(printable(outcome))}\n`);
-      for (const stopBy = Date.now() + RUNAWAY_GRACE_MS; sandbox.runaways > 0 && Date.now() < stopBy; ) await sleep(20);
-      if (sandbox.runaways > 0) {
-        // The isolate's thread ignored termination (or V8 parked it after running out of
-        // memory): the process could never exit on its own, so it ends itself.
-        process.stderr.write("allocbench: the script's isolate thread could not be stopped; killing the process\n");
-        process.kill(process.pid, 'SIGKILL');
-      }
     });
 }

@@ -6,7 +6,7 @@ export type ScriptErrorKind = (typeof SCRIPT_ERROR_KINDS)[number];
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** Per run: wall-clock (and CPU) time, and the isolate's heap limit. */
+/** Per run: the CPU time it may use, and the isolate's heap limit. */
 export interface SandboxLimits {
   readonly timeoutMs: number;
   readonly memoryMb: number;
@@ -19,11 +19,24 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
 };
 export const SANDBOX_LIMIT_RANGES = SCRIPT_LIMIT_RANGES;
 
+/** What stopped a run that timed out: its CPU time, or the wall-clock guard (starved of CPU, or waiting on nothing). */
+export type TimeLimit = 'cpu' | 'wall';
+
+/** A run's two clocks: `ms` its wall time, `cpuMs` the CPU time it used (absent in transcripts recorded before it was measured). */
+interface RunClocks {
+  readonly ms: number;
+  readonly cpuMs?: number;
+}
+
 /**
  * One run of a script's solve(inputs). `value` is the result as plain JSON
  * (a BigInt anywhere in it becomes its decimal string); `error` is one line;
- * `logs` is what the script printed, capped; `ms` is the run's wall time.
+ * `logs` is what the script printed, capped; a timeout says which limit
+ * stopped it (absent in transcripts recorded before the limit was CPU time).
  */
-export type ScriptOutcome =
-  | { readonly ok: true; readonly value: JsonValue; readonly ms: number; readonly logs: string }
-  | { readonly ok: false; readonly kind: ScriptErrorKind; readonly error: string; readonly ms: number; readonly logs: string };
+export type ScriptOutcome = RunClocks &
+  (
+    | { readonly ok: true; readonly value: JsonValue; readonly logs: string }
+    | { readonly ok: false; readonly kind: Exclude<ScriptErrorKind, 'timeout'>; readonly error: string; readonly logs: string }
+    | { readonly ok: false; readonly kind: 'timeout'; readonly limit?: TimeLimit; readonly error: string; readonly logs: string }
+  );

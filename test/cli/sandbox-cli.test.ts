@@ -26,45 +26,46 @@ const lcg = scriptFile(
 );
 
 describe('allocbench sandbox', () => {
-  it("prints a script's value, time and logs as JSON", () => {
+  it("prints a script's value, wall and CPU time and logs as JSON", () => {
     const { status, stdout, stderr } = runCli('sandbox', '--code-file', lcg, '--inputs', JSON.stringify(lcgInputs));
     expect(stderr).toBe('');
     expect(status).toBe(0);
     const outcome = JSON.parse(stdout);
-    expect(outcome).toEqual({ ok: true, value: getFamily('lcg').solve(lcgInputs).toString(), ms: expect.any(Number), logs: 'steps 26\n' });
+    expect(outcome).toEqual({
+      ok: true,
+      value: getFamily('lcg').solve(lcgInputs).toString(),
+      ms: expect.any(Number),
+      cpuMs: expect.any(Number),
+      logs: 'steps 26\n',
+    });
   });
 
   it('prints a failing run as its outcome and still exits 0', () => {
     const thrower = scriptFile('throw.js', "function solve() { throw new RangeError('no'); }");
     const thrown = runCli('sandbox', '--code-file', thrower, '--inputs', '{}');
     expect(thrown.status).toBe(0);
-    expect(JSON.parse(thrown.stdout)).toEqual({ ok: false, kind: 'throw', error: 'RangeError: no', ms: expect.any(Number) });
+    expect(JSON.parse(thrown.stdout)).toEqual({
+      ok: false,
+      kind: 'throw',
+      error: 'RangeError: no',
+      ms: expect.any(Number),
+      cpuMs: expect.any(Number),
+    });
 
     const looper = scriptFile('loop.js', 'function solve() { for (;;) {} }');
     const timedOut = runCli('sandbox', '--code-file', looper, '--inputs', '{}', '--timeout-ms', '50');
     expect(timedOut.status).toBe(0);
     const outcome = JSON.parse(timedOut.stdout);
-    expect(outcome).toMatchObject({ ok: false, kind: 'timeout', error: 'ran past the 50 ms time limit' });
-    expect(outcome.ms).toBeGreaterThanOrEqual(50);
+    expect(outcome).toMatchObject({ ok: false, kind: 'timeout', limit: 'cpu', error: 'ran past the 50 ms CPU time limit' });
+    expect(outcome.cpuMs).toBeGreaterThanOrEqual(50);
   });
 
-  it('prints the memory outcome of a script V8 loses to out-of-memory, then ends its own process', () => {
+  it('prints the memory outcome of a script V8 loses to out-of-memory, and exits: the lost isolate goes with its own process', () => {
     const bomb = scriptFile('bomb.js', 'function solve() { return Array(1e8).fill(0).length; }');
     // A time limit the allocation cannot reach first, however slow a loaded machine makes it.
-    const { status, stdout, stderr } = runCli(
-      'sandbox',
-      '--code-file',
-      bomb,
-      '--inputs',
-      '{}',
-      '--memory-mb',
-      '16',
-      '--timeout-ms',
-      '60000',
-    );
+    const { status, stdout } = runCli('sandbox', '--code-file', bomb, '--inputs', '{}', '--memory-mb', '16', '--timeout-ms', '60000');
     expect(JSON.parse(stdout)).toMatchObject({ ok: false, kind: 'memory', error: 'exceeded the 16 MB memory limit' });
-    expect(stderr).toMatch(/isolate thread could not be stopped; killing the process/);
-    expect(status).toBeNull(); // killed: a parked isolate thread would keep it alive forever
+    expect(status).toBe(0); // V8's report of the lost heap may be on stderr
   });
 
   it.each([

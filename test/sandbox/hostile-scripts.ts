@@ -1,4 +1,4 @@
-import type { ScriptErrorKind, ScriptOutcome } from '../../core/scripts/script-outcome.js';
+import type { ScriptErrorKind, ScriptOutcome, TimeLimit } from '../../core/scripts/script-outcome.js';
 
 /** A script that tries to hang, exhaust, escape or confuse the sandbox, and the outcome it must get. */
 export interface HostileScript {
@@ -16,34 +16,40 @@ const failsWith = (kind: ScriptErrorKind, pattern: RegExp) => ({
   check: (outcome: ScriptOutcome) => !outcome.ok && pattern.test(outcome.error),
 });
 
+/** Times out, stopped by `limit`: its CPU time, or the wall-clock guard. */
+const timesOut = (limit: TimeLimit) => ({
+  expected: 'timeout' as const,
+  check: (outcome: ScriptOutcome) => !outcome.ok && outcome.kind === 'timeout' && outcome.limit === limit,
+});
+
 /** Succeeds, and the outcome passes `check`. */
 const succeeds = (check: (outcome: ScriptOutcome & { ok: true }) => boolean) => ({
   expected: 'ok' as const,
   check: (outcome: ScriptOutcome) => outcome.ok && check(outcome),
 });
 
-/** Run with small limits (see the tests): 500 ms, 32 MB. */
+/** Run with small limits (see the tests): 500 ms of CPU time (so a 5 s wall-clock guard), 32 MB. */
 export const HOSTILE_SCRIPTS: readonly HostileScript[] = [
   // Time.
-  { name: 'infinite loop', code: 'function solve() { while (true) {} }', expected: 'timeout' },
-  { name: 'infinite loop at the top level', code: 'for (;;) {}\nfunction solve() { return 1; }', expected: 'timeout' },
-  { name: 'infinite async loop', code: 'async function solve() { for (;;) await null; }', expected: 'timeout' },
-  { name: 'never-resolving promise', code: 'function solve() { return new Promise(() => {}); }', expected: 'timeout' },
-  { name: 'thenable that never calls back', code: 'function solve() { return { then() {} }; }', expected: 'timeout' },
+  { name: 'infinite loop', code: 'function solve() { while (true) {} }', ...timesOut('cpu') },
+  { name: 'infinite loop at the top level', code: 'for (;;) {}\nfunction solve() { return 1; }', ...timesOut('cpu') },
+  { name: 'infinite async loop', code: 'async function solve() { for (;;) await null; }', ...timesOut('cpu') },
+  { name: 'never-resolving promise', code: 'function solve() { return new Promise(() => {}); }', ...timesOut('wall') },
+  { name: 'thenable that never calls back', code: 'function solve() { return { then() {} }; }', ...timesOut('wall') },
   {
     name: 'microtask flood',
     code: 'function solve() { const spin = () => { Promise.resolve().then(spin); }; spin(); return new Promise(() => {}); }',
-    expected: 'timeout',
+    ...timesOut('cpu'),
   },
   {
     name: 'catastrophic regex backtracking',
     code: 'function solve() { return /^(a+)+$/.test("a".repeat(40) + "b"); }',
-    expected: 'timeout',
+    ...timesOut('cpu'),
   },
   {
     name: 'solve as a getter that loops',
     code: "Object.defineProperty(globalThis, 'solve', { get() { for (;;) {} } });",
-    expected: 'timeout',
+    ...timesOut('cpu'),
   },
 
   // Memory.
@@ -243,9 +249,8 @@ export const HOSTILE_SCRIPTS: readonly HostileScript[] = [
   { name: 'missing solve', code: 'function solver(inputs) { return 1; }', ...failsWith('no-solve', /no function solve/) },
   { name: 'solve not a function', code: 'const solve = 42;', ...failsWith('no-solve', /solve is a number, not a function/) },
 
-  // Time, last: a BigInt toString ignores termination, so the host's wall clock ends the run and the thread
-  // finishes later, busy for about 1.5 s more. A timed script right behind it (a memory one, once) could reach
-  // its own 500 ms wall clock first on two busy cores. About four times the limit on an idle machine (3 million
-  // digits took 465 ms on one: too close).
-  { name: 'slow BigInt toString', code: 'function solve() { return (10n ** 8000000n).toString().length; }', expected: 'timeout' },
+  // Time again: a BigInt toString ignores termination, so its thread runs on after the CPU limit stops the run,
+  // until its isolate process is ended. About four times the limit on an idle machine (3 million digits took
+  // 465 ms on one: too close).
+  { name: 'slow BigInt toString', code: 'function solve() { return (10n ** 8000000n).toString().length; }', ...timesOut('cpu') },
 ];

@@ -1,12 +1,16 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
 import type { ScriptOutcome } from '../../core/scripts/script-outcome.js';
+import { wallGuardMs } from '../../core/scripts/script-settings.js';
 import { getFamily } from '../../core/families/registry.js';
 import { HOSTILE_SCRIPTS } from './hostile-scripts.js';
 
 const LIMITS = { timeoutMs: 500, memoryMb: 32 };
-/** The host's wall clock stops a run 25 ms past its limit; the rest is slack for a loaded CI machine. */
-const LATEST_MS = LIMITS.timeoutMs + 1500;
+/** A run ends by the wall-clock guard at the latest; the rest is slack for a loaded CI machine. */
+const LATEST_MS = wallGuardMs(LIMITS.timeoutMs) + 1500;
 
 const LCG = `
 function solve({ SEED, A, B, M, K }) {
@@ -18,6 +22,53 @@ function solve({ SEED, A, B, M, K }) {
 const lcgInputs = { SEED: 141, A: 73100, B: 38400, M: 21759900, K: 26 };
 const lcgGold = Number(getFamily('lcg').solve(lcgInputs));
 
+/** A script that only computes: n steps of the same work, in the sandbox and here. */
+function busyLoop(n: number): number {
+  let x = 1;
+  for (let i = 0; i < n; i++) x = (x * 31 + 7) % 1000003;
+  return x;
+}
+const BUSY = `function solve({ n }) { let x = 1; for (let i = 0; i < n; i++) x = (x * 31 + 7) % 1000003; return x; }`;
+
+/** The loop's steps per ms of CPU time, measured in this process. */
+function stepsPerCpuMs(): number {
+  const steps = 20_000_000;
+  const before = process.cpuUsage();
+  busyLoop(steps);
+  const used = process.cpuUsage(before);
+  return steps / ((used.user + used.system) / 1000);
+}
+
+/** One more CPU-bound process than there are cores, at this process's priority. */
+const startSpinners = (): ChildProcess[] =>
+  Array.from({ length: availableParallelism() + 1 }, () =>
+    spawn(process.execPath, ['-e', "process.stdout.write('spinning'); for (;;) {}"], { stdio: ['ignore', 'pipe', 'ignore'] }),
+  );
+const spinning = (spinners: ChildProcess[]) =>
+  Promise.all(spinners.map((spinner) => once(spinner.stdout as NonNullable<ChildProcess['stdout']>, 'data')));
+
+/** This process's child processes, `[pid, command line]`, reaped ones excepted. */
+function children(): [number, string][] {
+  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n');
+  return lines.filter((line) => line.trim() !== '').map((line) => [Number(line.trim().split(/\s+/)[0]), line]);
+}
+
+/** The isolate processes this test process's sandboxes started, alive now. */
+const isolateProcesses = () => children().flatMap(([pid, args]) => (args.includes('isolate-host.js') ? [pid] : []));
+
+/** Starts a run on a sandbox of its own; returns them with the run's isolate process's id, once that process is up. */
+async function runWatched(code: string, limits: { timeoutMs: number; memoryMb: number }) {
+  const before = new Set(isolateProcesses());
+  const watched = newSandbox({});
+  const outcome = watched.run(code, {}, limits);
+  let pid: number | undefined;
+  await vi.waitFor(() => expect((pid = isolateProcesses().find((each) => !before.has(each)))).toBeDefined(), {
+    timeout: 30_000,
+    interval: 20,
+  });
+  return { watched, outcome, pid: pid as number };
+}
+
 const sandbox = new ScriptSandbox();
 const sandboxes = [sandbox];
 function newSandbox(options: ConstructorParameters<typeof ScriptSandbox>[0]): ScriptSandbox {
@@ -26,25 +77,54 @@ function newSandbox(options: ConstructorParameters<typeof ScriptSandbox>[0]): Sc
   return created;
 }
 
-afterAll(async () => {
-  // Runs abandoned at the wall clock (the slow BigInt) must end, or the process could not exit.
-  // A minute: the slow BigInt's CPU is spread thin on a loaded 2-core machine running other files beside this one.
-  await vi.waitFor(() => expect(sandboxes.map((each) => each.runaways)).toEqual(sandboxes.map(() => 0)), { timeout: 60_000, interval: 50 });
+afterAll(() => {
   for (const each of sandboxes) each.dispose();
 });
 
 const fails = (outcome: ScriptOutcome) => (outcome.ok ? undefined : { kind: outcome.kind, error: outcome.error });
 
 describe('the script sandbox', () => {
-  it('runs with --no-node-snapshot, which isolated-vm needs on Node 20+', () => {
-    expect(process.execArgv).toContain('--no-node-snapshot');
-  });
-
   it('computes with BigInt and returns the gold answer', async () => {
     const outcome = await sandbox.run(LCG, lcgInputs, LIMITS);
     expect(outcome).toMatchObject({ ok: true, value: lcgGold, logs: '' });
     expect(outcome.ms).toBeGreaterThan(0);
-    expect(outcome.ms).toBeLessThan(LIMITS.timeoutMs);
+    expect(outcome.cpuMs).toBeGreaterThan(0);
+    expect(outcome.cpuMs).toBeLessThan(LIMITS.timeoutMs);
+  });
+
+  it('counts the limit in CPU time: a run using about 60% of it returns beside more busy processes than cores', async () => {
+    const limits = { timeoutMs: 1000, memoryMb: 32 };
+    const n = Math.round(0.6 * limits.timeoutMs * stepsPerCpuMs());
+    const value = busyLoop(n);
+    const spinners = startSpinners();
+    try {
+      await spinning(spinners);
+      const outcome = await sandbox.run(BUSY, { n }, limits);
+      expect(outcome).toMatchObject({ ok: true, value });
+      // About 60%, as calibrated here: CPU time, unlike the wall clock, does not stretch with the machine's load.
+      expect(outcome.cpuMs).toBeGreaterThan(0.3 * limits.timeoutMs);
+      expect(outcome.cpuMs).toBeLessThan(limits.timeoutMs);
+    } finally {
+      for (const spinner of spinners) spinner.kill('SIGKILL');
+    }
+  });
+
+  it('stops a run at its CPU time limit: three times the limit of work times out, by the CPU clock', async () => {
+    const limits = { timeoutMs: 200, memoryMb: 32 };
+    const n = Math.round(3 * limits.timeoutMs * stepsPerCpuMs());
+    const outcome = await sandbox.run(BUSY, { n }, limits);
+    expect(outcome).toMatchObject({ ok: false, kind: 'timeout', limit: 'cpu', error: 'ran past the 200 ms CPU time limit' });
+    expect(outcome.cpuMs).toBeGreaterThanOrEqual(limits.timeoutMs);
+  });
+
+  it('stops a promise that never settles at the wall-clock guard, and records it as such', async () => {
+    const limits = { timeoutMs: 100, memoryMb: 32 };
+    const outcome = await sandbox.run('function solve() { return new Promise(() => {}); }', {}, limits);
+    expect(outcome).toMatchObject({ ok: false, kind: 'timeout', limit: 'wall' });
+    expect(fails(outcome)?.error).toMatch(/^stopped by the wall-clock guard at 1000 ms \(10x the 100 ms CPU time limit\)/);
+    expect(outcome.ms).toBeGreaterThanOrEqual(wallGuardMs(limits.timeoutMs));
+    expect(outcome.cpuMs).toBeLessThan(limits.timeoutMs);
+    expect(await sandbox.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: lcgGold });
   });
 
   it('returns a BigInt anywhere in the result as its decimal string', async () => {
@@ -102,6 +182,25 @@ describe('the script sandbox', () => {
     }
     expect(wrong).toEqual([]);
     expect(await sandbox.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: lcgGold });
+  });
+
+  it('ends the isolate process of a run a limit stopped, with a thread that ignores termination still busy in it', async () => {
+    const { outcome, pid } = await runWatched('function solve() { return (10n ** 8000000n).toString().length; }', LIMITS);
+    expect(await outcome).toMatchObject({ ok: false, kind: 'timeout', limit: 'cpu' });
+    await vi.waitFor(() => expect(isolateProcesses()).not.toContain(pid), { timeout: 30_000, interval: 20 });
+  });
+
+  it('throws for a run whose isolate process is lost (a mechanical failure, not an outcome), and goes on with a fresh one', async () => {
+    const { watched, outcome, pid } = await runWatched('function solve() { for (;;) {} }', { timeoutMs: 60_000, memoryMb: 32 });
+    process.kill(pid, 'SIGKILL');
+    await expect(outcome).rejects.toThrow(/the isolate process (ended|exited before it was ready) \(SIGKILL\)/);
+    const before = new Set(isolateProcesses());
+    expect(await watched.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: lcgGold });
+    // One killed while idle is not run on: the next run starts another.
+    const idle = isolateProcesses().find((each) => !before.has(each)) as number;
+    process.kill(idle, 'SIGKILL');
+    await vi.waitFor(() => expect(children().map(([pid]) => pid)).not.toContain(idle), { timeout: 30_000, interval: 20 });
+    expect(await watched.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: lcgGold });
   });
 
   it('starts every warm run in a fresh context: pollution does not leak', async () => {

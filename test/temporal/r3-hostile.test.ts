@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { familyOfInputs } from '../../core/families/registry.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
+import { wallGuardMs } from '../../core/scripts/script-settings.js';
 import { REFERENCE_SCRIPTS } from '../../activities/providers/reference-scripts.js';
 import type { ExecutionRecord } from '../../run-store/transcript.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
@@ -57,8 +58,10 @@ describe('hostile R3 scripts through the sandbox worker process', () => {
       const outcome = execution?.outcome;
       expect(outcome && (outcome.ok ? 'ok' : outcome.kind), script.name).toBe(script.expected);
       expect(execution?.correct, script.name).toBe(false);
-      // A recorded outcome, within the limits (the wall clock includes isolate replacement).
-      expect(execution?.outcome.ms ?? Infinity, script.name).toBeLessThan(3000);
+      // A recorded outcome, within the limits: the wall-clock guard at the latest, and slack for a loaded machine.
+      expect(execution?.outcome.ms ?? Infinity, script.name).toBeLessThan(wallGuardMs(500) + 2500);
+      // What else it must be, as in the sandbox's own test: for a timeout, the limit that stopped it.
+      if (outcome && (outcome.ok || outcome.kind !== 'worker-lost')) expect(script.check?.(outcome) ?? true, script.name).toBe(true);
     });
     expect(transcript.records.filter((r) => r.type === 'execution-start')).toHaveLength(turns);
     expect(runOn(turns)).toMatchObject({ correct: true, outcome: { ok: true } });
