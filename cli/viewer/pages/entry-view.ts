@@ -133,11 +133,15 @@ function turnView(entry: TurnEntry, optimum: string | null, credited: string | u
   </article>`;
 }
 
+/** A run's CPU and wall time; a run recorded before its CPU time was measured has its wall time alone. */
+const clocks = ({ ms, cpuMs }: { ms: number; cpuMs?: number }) =>
+  cpuMs === undefined ? `${ms.toFixed(1)} ms` : `${cpuMs.toFixed(1)} ms of CPU, ${ms.toFixed(1)} ms wall`;
+
 function executionView(run: ExecutionRecord | undefined, starts: number | undefined): Html {
   if (!run) return html`<div class="run muted">not run${starts ? ` (started ${starts}×, no outcome recorded)` : ''}</div>`;
   const { outcome } = run;
   return html`<div class="run ${outcome.ok ? (run.correct ? 'ok' : 'wrong') : 'failure'}">
-    ran on problem ${run.t} in ${outcome.ms.toFixed(1)} ms:
+    ran on problem ${run.t} in ${clocks(outcome)}:
     ${outcome.ok ? html`returned <code>${JSON.stringify(outcome.value)}</code>` : html`${outcome.kind}: ${outcome.error}`} —
     ${run.correct ? 'the gold answer' : 'not the gold answer'}${starts && starts > 1
       ? ` · started ${starts}× (a sandbox worker was lost)`
