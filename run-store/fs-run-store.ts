@@ -9,7 +9,6 @@ import {
   readJsonIfExists,
   type AppendedLine,
   readJsonLines,
-  readJsonLinesWithTorn,
   readJsonLinesAfter,
   reportTornLine,
   START_OF_FILE,
@@ -21,7 +20,7 @@ import type { Manifest } from './manifest-record.js';
 import { previousSummaryNumber, runLayout, runParts, type SessionName } from './run-layout.js';
 import { describeHolder, liveHolder } from './file-lock.js';
 import { acquireRunLock, runLockPath } from './run-lock.js';
-import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
+import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, TranscriptPosition, WholeSession } from './run-store.js';
 import type { SessionSummary } from './session-summary.js';
 import { withFile } from './store-errors.js';
 import { readStoredStream } from './stream-source.js';
@@ -173,8 +172,11 @@ export class FsRunStore implements RunStore {
     return readJsonLines<TranscriptRecord>(runLayout.transcript(this.location, session));
   }
 
-  readTranscriptAsIs(session: SessionName): Promise<{ records: TranscriptRecord[]; torn: TornLine | null }> {
-    return readJsonLinesWithTorn<TranscriptRecord>(runLayout.transcript(this.location, session));
+  readTranscriptAsIs(
+    session: SessionName,
+    from: TranscriptPosition = START_OF_FILE,
+  ): Promise<{ records: TranscriptRecord[]; torn: TornLine | null; next: TranscriptPosition }> {
+    return readJsonLinesAfter<TranscriptRecord>(runLayout.transcript(this.location, session), from);
   }
 
   readSummary(session: SessionName): Promise<SessionSummary | undefined> {
@@ -309,4 +311,12 @@ export async function runDirectoriesUnder(path: string): Promise<string[]> {
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && existsSync(join(path, entry.name, runParts.manifest)))
     .map((entry) => join(path, entry.name))
     .sort();
+}
+
+/** The folders directly in a directory, or null when nothing is there (no such directory, or an empty one). */
+export async function foldersIn(path: string): Promise<string[] | null> {
+  if (!existsSync(path)) return null;
+  const entries = await readdir(path, { withFileTypes: true });
+  if (entries.length === 0) return null;
+  return entries.filter((entry) => entry.isDirectory()).map((entry) => join(path, entry.name));
 }

@@ -1,7 +1,7 @@
-import { FsRunStore, runDirectoriesUnder } from './fs-run-store.js';
+import { foldersIn, FsRunStore, runDirectoriesUnder } from './fs-run-store.js';
 import { isObjectStoreLocation, resolveRunLocation } from './run-location.js';
 import type { RunStore } from './run-store.js';
-import { objectStoreRunsUnder, S3RunStore } from './s3-run-store.js';
+import { objectStoreFoldersIn, objectStoreRunsUnder, S3RunStore } from './s3-run-store.js';
 
 const stores = new Map<string, RunStore>();
 
@@ -20,4 +20,17 @@ export function openRunStore(location: string): RunStore {
 export function runsUnder(location: string): Promise<string[]> {
   const resolved = resolveRunLocation(location);
   return isObjectStoreLocation(resolved) ? objectStoreRunsUnder(resolved) : runDirectoriesUnder(resolved);
+}
+
+/**
+ * Whether runs may yet appear at a location that holds none: nothing is there
+ * yet, or a sweep is making a run there or in a folder directly in it (it
+ * holds that run's lock, and writes the manifest once its Temporal server is up).
+ */
+export async function runsOnTheirWay(location: string): Promise<boolean> {
+  const resolved = resolveRunLocation(location);
+  const folders = await (isObjectStoreLocation(resolved) ? objectStoreFoldersIn(resolved) : foldersIn(resolved));
+  if (folders === null) return true;
+  const holders = await Promise.all([resolved, ...folders].map((at) => openRunStore(at).lockHolder()));
+  return holders.some((holder) => holder !== undefined);
 }

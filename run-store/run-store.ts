@@ -1,10 +1,13 @@
 import type { SplitRole } from '../core/rungs/rung.js';
 import type { Stream } from '../core/stream/stream.js';
-import type { TornLine } from './json-files.js';
+import type { LinePosition, TornLine } from './json-files.js';
 import type { Manifest } from './manifest-record.js';
 import type { SessionName } from './run-layout.js';
 import type { SessionSummary } from './session-summary.js';
 import type { Transcript, TranscriptRecord } from './transcript.js';
+
+/** Where a read of a transcript ended: a byte offset and the lines before it in a file; in an object store, the records before it (as lines, no bytes). */
+export type TranscriptPosition = LinePosition;
 
 /** One paid attempt in the run's cost ledger, so the run cost cap is checked without reading every transcript. */
 export interface CostEntry {
@@ -85,11 +88,16 @@ export interface RunStore {
   /** Every record, read afresh (a report, an audit), without the writers' fold. */
   readTranscriptRecords(session: SessionName): Promise<TranscriptRecord[]>;
   /**
-   * The same, and the final line cut short if there is one (a line being
-   * written as it is read, or a crash), unreported: the viewer shows it with
-   * the session. Object storage writes each record whole, so none there.
+   * The same from `from` on (the start when left out), and the final line cut
+   * short if there is one (a line being written as it is read, or a crash),
+   * unreported: the viewer shows it with the session. Object storage writes
+   * each record whole, so none there. `next`: where the intact records end, for
+   * a later read to go on from (a viewer following a session in flight).
    */
-  readTranscriptAsIs(session: SessionName): Promise<{ records: TranscriptRecord[]; torn: TornLine | null }>;
+  readTranscriptAsIs(
+    session: SessionName,
+    from?: TranscriptPosition,
+  ): Promise<{ records: TranscriptRecord[]; torn: TornLine | null; next: TranscriptPosition }>;
 
   readSummary(session: SessionName): Promise<SessionSummary | undefined>;
   /** Replaces the summary whole: no reader ever sees part of one. */

@@ -5,10 +5,12 @@ import { InputError } from '../core/errors.js';
 import type { Stream } from '../core/stream/stream.js';
 import { redactRecord } from '../secrets/redact.js';
 import { CorruptRunDataError, parseStored } from './corrupt-data.js';
+import { START_OF_FILE } from './json-files.js';
 import type { Manifest } from './manifest-record.js';
 import { folderOf, previousSummaryNumber, runParts, type SessionName } from './run-layout.js';
+import { childLocation } from './run-location.js';
 import { RunLockedError } from './run-lock.js';
-import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, WholeSession } from './run-store.js';
+import type { ConcurrencyRecord, CostEntry, RunLock, RunStore, TranscriptPosition, WholeSession } from './run-store.js';
 import { inBatches } from './in-batches.js';
 import { ObjectPrefix } from './s3-objects.js';
 import type { SessionSummary } from './session-summary.js';
@@ -188,13 +190,16 @@ export class S3RunStore implements RunStore {
   }
 
   async readTranscriptRecords(session: SessionName): Promise<TranscriptRecord[]> {
-    const entry: Folded = { fold: new TranscriptFold(), count: 0, appending: Promise.resolve() };
-    await this.catchUp(session, entry);
-    return [...entry.fold.records];
+    return (await this.readTranscriptAsIs(session)).records;
   }
 
-  async readTranscriptAsIs(session: SessionName): Promise<{ records: TranscriptRecord[]; torn: null }> {
-    return { records: await this.readTranscriptRecords(session), torn: null };
+  async readTranscriptAsIs(
+    session: SessionName,
+    from: TranscriptPosition = START_OF_FILE,
+  ): Promise<{ records: TranscriptRecord[]; torn: null; next: TranscriptPosition }> {
+    const entry: Folded = { fold: new TranscriptFold(), count: from.line, appending: Promise.resolve() };
+    await this.catchUp(session, entry);
+    return { records: [...entry.fold.records], torn: null, next: { offset: 0, line: entry.count } };
   }
 
   readSummary(session: SessionName): Promise<SessionSummary | undefined> {
@@ -361,6 +366,13 @@ export class S3RunStore implements RunStore {
     });
     await this.objects.put(runParts.manifest, json(manifest));
   }
+}
+
+/** The folders directly under a location, or null when nothing is there (no object under its prefix). */
+export async function objectStoreFoldersIn(location: string): Promise<string[] | null> {
+  const root = new ObjectPrefix(location);
+  if ((await root.list('', { limit: 1 })).length === 0) return null;
+  return (await root.folders()).map((name) => childLocation(location, name));
 }
 
 /** The runs under an s3:// location: itself if it holds a manifest, else its folders that do, sorted; none if neither. */

@@ -13,11 +13,11 @@ import { html, page } from './pages/markup.js';
 import { optimumView } from './pages/entry-view.js';
 import { reportPage } from './pages/report-page.js';
 import { cellPage, runHref, runPage, runsPage } from './pages/run-pages.js';
-import { sessionPage } from './pages/session-page.js';
+import { sessionPage, sessionUpdate } from './pages/session-page.js';
 import { ReportBuilds } from './report-builds.js';
 import type { RunCatalog } from './run-catalog.js';
 import type { IndexedSession, RunIndex } from './run-index.js';
-import { readSession } from './session-data.js';
+import { SessionReader, type SessionData } from './session-data.js';
 import { searchSessions, type SessionFilter } from './session-search.js';
 import { temporalUiFor, workflowLink, type TemporalUi } from './temporal-ui.js';
 import { isMeasured } from '../../run-store/session-states.js';
@@ -44,6 +44,9 @@ const TYPES: Record<string, string> = {
 };
 const typeOf = (path: string) => `${TYPES[extname(path)] ?? 'application/octet-stream'}; charset=utf-8`;
 
+/** The turns policy/optimal is shown beside: those decided (a turn the session never reached is not). */
+const decisionTurnsOf = (data: SessionData) => new Set(data.decisions.filter((d) => d.failure !== 'truncated').map((d) => d.t));
+
 const notFound = (c: Context, what: string) =>
   c.html(
     page(
@@ -60,13 +63,15 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
   const { catalog } = options;
   const jobs = new OptimumJobs();
   const reports = new ReportBuilds(options.cacheDir);
+  const sessions = new SessionReader();
   const app = new Hono();
   /** policy/optimal's nets for the online columns, asked again when more sessions finish (one job per run at a time). */
   const nets = new Map<string, { finished: number; latest: Map<string, number> | null; note: string }>();
 
   const runOf = async (c: Context): Promise<{ id: string; index: RunIndex } | undefined> => {
     const id = c.req.param('run') ?? '';
-    const index = catalog.get(id);
+    // A run that appeared since the catalog last looked is found by a look now.
+    const index = catalog.get(id) ?? (await catalog.refresh().then(() => catalog.get(id)));
     if (!index) return undefined;
     // Pages show what the index holds now; a pass under way goes on behind them.
     void index.refresh();
@@ -119,13 +124,19 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
   app.get('/favicon.ico', (c) => c.body(null, 204));
 
   app.get('/', async (c) => {
+    await catalog.refresh();
     const runs = await Promise.all(
       [...catalog.runs].map(async ([id, index]) => {
         void index.refresh();
         return { id, index, live: await index.live() };
       }),
     );
-    return c.html(runsPage(runs));
+    return c.html(runsPage(runs, catalog));
+  });
+
+  app.get('/api/runs', async (c) => {
+    await catalog.refresh();
+    return c.json(catalog.describe());
   });
 
   app.get('/api/runs/:run/live', async (c) => {
@@ -184,14 +195,14 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
     const run = await runOf(c);
     const session = run?.index.session(c.req.param('folder'));
     if (!run || !session) return notFound(c, `no session ${c.req.param('folder')}`);
-    const data = await readSession(run.index, session);
+    const data = await sessions.read(run.index, session);
     return c.html(
       sessionPage({
         id: run.id,
         index: run.index,
         session,
         ...data,
-        decisionTurns: new Set(data.decisions.filter((d) => d.failure !== 'truncated').map((d) => d.t)),
+        decisionTurns: decisionTurnsOf(data),
         workflow: workflowLink(temporalUiFor(run.index.store, options.temporalUi), run.index.manifest, session.spec),
         peers: peersOf(run.index, session),
         page: Math.max(1, Number(c.req.query('page')) || 1),
@@ -199,11 +210,21 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
     );
   });
 
+  // What the page of a session that may still write polls: what it wrote since `from` (the entries the page holds as settled).
+  app.get('/api/runs/:run/sessions/:folder/live', async (c) => {
+    const run = await runOf(c);
+    const session = run?.index.session(c.req.param('folder'));
+    if (!run || !session) return c.json({ error: 'no such session' }, 404);
+    const data = await sessions.read(run.index, session);
+    const from = Math.max(0, Number(c.req.query('from')) || 0);
+    return c.json(sessionUpdate({ id: run.id, session, ...data, decisionTurns: decisionTurnsOf(data) }, from));
+  });
+
   app.get('/api/runs/:run/sessions/:folder/optimum', async (c) => {
     const run = await runOf(c);
     const session = run?.index.session(c.req.param('folder'));
     if (!run || !session) return c.json({ error: 'no such session' }, 404);
-    const data = await readSession(run.index, session);
+    const data = await sessions.read(run.index, session);
     const decided = data.decisions.filter((d) => d.failure !== 'truncated');
     if (!data.classes || decided.length === 0)
       return c.json({
@@ -236,7 +257,7 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
       const index = catalog.get(value.slice(0, slash));
       const session = index?.session(value.slice(slash + 1));
       if (!index || !session) return `no session '${value}'`;
-      const data = await readSession(index, session);
+      const data = await sessions.read(index, session);
       const href = `${runHref(catalog.idOf(index))}/sessions/${encodeURIComponent(sessionDirName(session.spec))}`;
       return {
         runName: index.name,
@@ -246,7 +267,7 @@ export function viewerApp(options: ViewerOptions): { app: Hono; close: () => Pro
         ...((data.unreadable ?? data.problem) && { problem: data.unreadable ?? data.problem }),
         context: {
           optimum: `/api${href}/optimum`,
-          optimumAt: new Set(data.decisions.filter((d) => d.failure !== 'truncated').map((d) => d.t)),
+          optimumAt: decisionTurnsOf(data),
           credited: data.credited,
           ended: data.conversation?.entries.some((e) => e.kind === 'end') ?? false,
         },

@@ -178,3 +178,15 @@ export function positionOf(entry: Entry): number | undefined {
       return undefined;
   }
 }
+
+/**
+ * How many of the entries, from the first, stay as they are while the session
+ * writes on: all but the open ones at the end (their turn or call has yet to
+ * complete) and, from the last call on, at R3 (its script runs are recorded after it).
+ */
+export function settledEntries(entries: readonly Entry[]): number {
+  let settled = entries.length;
+  while (settled > 0 && entries[settled - 1]?.kind === 'open') settled--;
+  for (let at = settled - 1; at >= 0; at--) if (entries[at]?.kind === 'call') return at;
+  return settled;
+}

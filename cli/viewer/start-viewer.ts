@@ -17,10 +17,12 @@ export interface StartOptions {
 export interface RunningViewer {
   readonly url: string;
   readonly runs: number;
+  /** The locations it waits for, holding no run yet, as typed. */
+  readonly waitingFor: readonly string[];
   close(): Promise<void>;
 }
 
-/** Opens the runs (each must be a run, or hold some) and serves them; a port in use is an InputError. */
+/** Opens the runs (each location must be a run, hold some, or be waited for: RunCatalog.open) and serves them; a port in use is an InputError. */
 export async function startViewer(options: StartOptions): Promise<RunningViewer> {
   const catalog = await RunCatalog.open(options.locations);
   const { app, close } = viewerApp({ catalog, temporalUi: options.temporalUi, cacheDir: options.cacheDir });
@@ -43,6 +45,7 @@ export async function startViewer(options: StartOptions): Promise<RunningViewer>
   return {
     url: `http://${host}:${port}`,
     runs: catalog.runs.size,
+    waitingFor: catalog.waitingFor,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await close();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -124,6 +124,20 @@ describe.each(Object.keys(kinds) as (keyof typeof kinds)[])('the run store on %s
     expect(await a.hasTranscript(spec)).toBe(true);
   });
 
+  it('reads a transcript on from where an earlier read ended (a viewer following a session)', async () => {
+    const [writer, reader] = await kinds[kind]();
+    const first = await reader.readTranscriptAsIs(spec);
+    expect(first.records).toEqual([]);
+    await writer.appendTranscript(spec, start);
+    await writer.appendTranscript(spec, attempt(1, 0.5));
+    const second = await reader.readTranscriptAsIs(spec, first.next);
+    expect(second.records).toEqual([start, attempt(1, 0.5)]);
+    await writer.appendTranscript(spec, attempt(2, 0.25));
+    const third = await reader.readTranscriptAsIs(spec, second.next);
+    expect(third.records).toEqual([attempt(2, 0.25)]);
+    expect((await reader.readTranscriptAsIs(spec, third.next)).records).toEqual([]);
+  });
+
   it('never stores a configured credential: records are redacted on the way in', async () => {
     const [store] = await kinds[kind]();
     const saved = process.env.ANTHROPIC_API_KEY;
@@ -246,6 +260,22 @@ describe('the S3 store by its own means', () => {
 });
 
 describe('the disk store keeps its files as they were', () => {
+  it('leaves a line being written to the next read on', async () => {
+    const [store] = await kinds.disk();
+    await store.appendTranscript(spec, start);
+    const line = JSON.stringify(attempt(1, 0.5));
+    appendFileSync(runLayout.transcript(store.location, spec), line.slice(0, 20));
+    const cut = await store.readTranscriptAsIs(spec);
+    expect(cut.records).toEqual([start]);
+    expect(cut.torn).toMatchObject({ line: 2 });
+    appendFileSync(runLayout.transcript(store.location, spec), `${line.slice(20)}\n`);
+    expect(await store.readTranscriptAsIs(spec, cut.next)).toEqual({
+      records: [attempt(1, 0.5)],
+      torn: null,
+      next: { offset: statSync(runLayout.transcript(store.location, spec)).size, line: 2 },
+    });
+  });
+
   it('writes one JSONL line per record and whole JSON files', async () => {
     const [store] = await kinds.disk();
     await store.appendTranscript(spec, start);

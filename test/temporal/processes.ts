@@ -3,10 +3,11 @@ import { cliPath } from '../../infra/project-root.js';
 
 const main = cliPath();
 
-/** Starts the built CLI as its own process group (so a test can kill it together with its children). */
-export function startCli(args: readonly string[], env: Record<string, string> = {}): ChildProcess & { output: () => string } {
+/** Starts the built CLI as its own process group (so a test can kill it together with its children); `cwd`: its working directory (default: this process's). */
+export function startCli(args: readonly string[], env: Record<string, string> = {}, cwd?: string): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, [main, ...args], {
     env: { ...process.env, TEMPORAL_ADDRESS: '', ...env },
+    ...(cwd && { cwd }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

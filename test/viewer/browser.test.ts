@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { generateStream } from '../../core/stream/generate-stream.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
@@ -190,6 +191,58 @@ describe.skipIf(!CHROMIUM && !required)('allocbench view in a real browser', () 
     expect(await unreadable.locator('article.entry.turn').count()).toBeGreaterThan(0);
     for (const page of [run, torn, unreadable]) await page.close();
   });
+
+  it('shows a location waited for on the runs page, and the run in its place once one is made there', async () => {
+    const later = join(dir, 'later');
+    const started = await startView([later]);
+    viewers.push(started.process);
+    const page = await (browser as Browser).newPage();
+    await page.goto(started.url);
+    await page.getByText(`${later}: no run there yet; waiting for it`).waitFor();
+    writeSyntheticRun(later, { name: 'later', models: ['policy/eager'], rungs: ['R0'], seeds: [2000], stream: { length: 12 } });
+    await page.locator('a[href="/runs/later"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByText('no run there yet').count()).toBe(0);
+    await page.close();
+  });
+
+  it('follows a session in flight: its turns are appended without a reload, each with its optimum, and it ends showing how', async () => {
+    const followed = join(dir, 'followed');
+    const slow = parseSweepConfig({
+      name: 'followed',
+      models: ['policy/commit-at-2?delay=400'],
+      rungs: ['R0'],
+      seeds: [2000],
+      stream: { length: 12 },
+    });
+    const [session] = expandSweep(slow) as [SessionSpec];
+    const sweep = sweepOn(temporal.server, slow, followed);
+    while (!existsSync(runLayout.transcript(followed, session))) await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = await startView([followed]);
+    viewers.push(started.process);
+    const page = await (browser as Browser).newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${started.url}/runs/followed/sessions/${sessionDirName(session)}`);
+    await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
+    const turns = () => page.locator('article.entry.turn').count();
+    const first = await turns();
+    await page.waitForFunction((before) => document.querySelectorAll('article.entry.turn').length > before, first, { timeout: 60_000 });
+    await sweep;
+    await page.locator('[data-facts]', { hasText: /finished\s+· termination stream-end/ }).waitFor({ timeout: 30_000 });
+    await page.getByText('Ended: stream-end').waitFor();
+    const decided = (await summaryOf(followed, session)).decisions.length;
+    expect(await turns()).toBe(decided);
+    expect(await page.locator('[data-entry-count]').textContent()).toBe(String(await page.locator('.conversation > *').count()));
+    await page.waitForFunction(
+      (count) =>
+        Array.from(document.querySelectorAll('aside.optimum')).filter((aside) => aside.textContent?.includes('regret')).length === count,
+      decided,
+      { timeout: 60_000 },
+    );
+    expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 240_000);
 
   it("watches a running sweep's counts advance without a reload", async () => {
     const live = join(dir, 'live');

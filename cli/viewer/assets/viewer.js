@@ -83,28 +83,105 @@ function watchLive(panel) {
   tick();
 }
 
+/** The runs page while runs can still appear under its locations: reloaded when the catalog it shows changes. */
+function followRuns(heading) {
+  const tick = async () => {
+    if (document.visibilityState === 'visible') {
+      try {
+        const response = await fetch(heading.dataset.followRuns, { cache: 'no-store' });
+        if (response.ok && JSON.stringify(await response.json()) !== heading.dataset.catalog) {
+          location.reload();
+          return;
+        }
+      } catch {
+        // The viewer is away for now: asked again at the next tick.
+      }
+    }
+    setTimeout(tick, POLL_MS);
+  };
+  setTimeout(tick, POLL_MS);
+}
+
+/**
+ * The last page of a session that may still write: what it writes is appended (and its entries still changing, from
+ * the first not settled, replaced) without a reload, the facts above kept current, until it has ended.
+ */
+function followSession(conversation) {
+  const first = Number(conversation.dataset.first);
+  let settled = Number(conversation.dataset.settled);
+  const total = document.querySelector('[data-optimum-total]');
+  const askOptimum = total ? optimumAsker(total.dataset.optimumTotal) : () => undefined;
+  const tick = async () => {
+    let following = true;
+    if (document.visibilityState === 'visible') {
+      try {
+        const response = await fetch(`${conversation.dataset.follow}?from=${settled}`, { cache: 'no-store' });
+        if (response.ok) {
+          const update = await response.json();
+          while (conversation.children.length > Math.max(0, update.from - first)) conversation.lastElementChild.remove();
+          conversation.insertAdjacentHTML('beforeend', update.entries.join(''));
+          settled = Math.max(first, update.settled);
+          for (const facts of document.querySelectorAll('[data-facts]')) facts.innerHTML = update.facts;
+          for (const count of document.querySelectorAll('[data-entry-count]')) count.textContent = String(update.count);
+          if (update.entries.some((entry) => entry.includes('data-optimum-of'))) askOptimum();
+          following = update.following;
+        }
+      } catch {
+        // The viewer is away for now: asked again at the next tick.
+      }
+    }
+    if (following) setTimeout(tick, POLL_MS);
+  };
+  setTimeout(tick, POLL_MS);
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** policy/optimal's choice beside each decision turn of a session, asked again while its table is being solved. */
 async function fillOptimum(source) {
-  let answer;
-  try {
-    const response = await fetch(source, { cache: 'no-store' });
-    answer = await response.json();
-  } catch {
-    setTimeout(() => fillOptimum(source), POLL_MS);
+  for (;;) {
+    let answer;
+    try {
+      const response = await fetch(source, { cache: 'no-store' });
+      answer = await response.json();
+    } catch {
+      await pause(POLL_MS);
+      continue;
+    }
+    for (const total of document.querySelectorAll('[data-optimum-total]'))
+      if (total.dataset.optimumTotal === source) total.textContent = answer.total ?? '';
+    if (answer.state === 'computing') {
+      await pause(1000);
+      continue;
+    }
+    for (const aside of document.querySelectorAll('[data-optimum-of]')) {
+      if (aside.dataset.optimumOf !== source) continue;
+      const body = answer.turns?.[aside.dataset.optimumT];
+      if (body) aside.innerHTML = body;
+      else aside.textContent = answer.state === 'done' ? '' : (answer.total ?? '');
+    }
     return;
   }
-  for (const total of document.querySelectorAll('[data-optimum-total]'))
-    if (total.dataset.optimumTotal === source) total.textContent = answer.total ?? '';
-  if (answer.state === 'computing') {
-    setTimeout(() => fillOptimum(source), 1000);
-    return;
-  }
-  for (const aside of document.querySelectorAll('[data-optimum-of]')) {
-    if (aside.dataset.optimumOf !== source) continue;
-    const body = answer.turns?.[aside.dataset.optimumT];
-    if (body) aside.innerHTML = body;
-    else aside.textContent = answer.state === 'done' ? '' : (answer.total ?? '');
-  }
+}
+
+/** fillOptimum for decision turns that keep coming: one asking at a time, and one more after it if more came meanwhile. */
+function optimumAsker(source) {
+  let asking = null;
+  let again = false;
+  const ask = () => {
+    if (asking) {
+      again = true;
+      return;
+    }
+    asking = fillOptimum(source).finally(() => {
+      asking = null;
+      if (again) {
+        again = false;
+        ask();
+      }
+    });
+  };
+  return ask;
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -114,6 +191,8 @@ document.addEventListener('DOMContentLoaded', () => {
     if (table) input.addEventListener('input', () => applyFilter(table, input.value));
   }
   for (const panel of document.querySelectorAll('[data-live]')) watchLive(panel);
+  for (const heading of document.querySelectorAll('[data-follow-runs]')) followRuns(heading);
+  for (const conversation of document.querySelectorAll('[data-follow]')) followSession(conversation);
   const sources = new Set(
     [...document.querySelectorAll('[data-optimum-of], [data-optimum-total]')].map((e) => e.dataset.optimumOf ?? e.dataset.optimumTotal),
   );

@@ -2,6 +2,7 @@ import { FAMILY_NAMES } from '../../../core/families/family.js';
 import { agentName } from '../../../core/sweep/session-spec.js';
 import { cellRow, CELL_COLUMNS } from '../../print-results.js';
 import type { CellResult } from '../../run-results.js';
+import { waitingLine, type RunCatalog } from '../run-catalog.js';
 import type { LiveCounts, RunIndex } from '../run-index.js';
 import type { SearchResult, SessionFilter } from '../session-search.js';
 import { livePanel } from './live-panel.js';
@@ -14,12 +15,17 @@ export const SESSIONS_PER_PAGE = 100;
 
 export const runHref = (id: string) => `/runs/${encodeURIComponent(id)}`;
 
-/** The runs served, each with its live counts. */
-export function runsPage(runs: readonly { id: string; index: RunIndex; live: LiveCounts }[]): string {
+/** The runs served, each with its live counts, and the locations waited for; while runs can still appear, reloaded when the catalog changes. */
+export function runsPage(runs: readonly { id: string; index: RunIndex; live: LiveCounts }[], catalog: RunCatalog): string {
+  const follow = catalog.following ? html`data-follow-runs="/api/runs" data-catalog="${JSON.stringify(catalog.describe())}"` : '';
   return page(
     'runs',
     [],
-    html`<h1>Runs</h1>
+    html`<h1 ${follow}>Runs</h1>
+      ${catalog.waitingFor.map(
+        (location) => html`<p class="notice">${waitingLine(location)}. This page shows the run once a sweep has made it.</p>`,
+      )}
+      ${catalog.unopened.map((line) => html`<p class="notice failure">${line}</p>`)}
       ${runs.map(
         ({ id, index, live }) =>
           html`<h2><a href="${runHref(id)}">${index.name}</a></h2>

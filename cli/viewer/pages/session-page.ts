@@ -1,7 +1,7 @@
 import { describeTornLine, type TornLine } from '../../../run-store/json-files.js';
 import type { SessionSummary } from '../../../run-store/session-summary.js';
 import type { IndexedSession, RunIndex } from '../run-index.js';
-import { retried, type Conversation, type Entry } from '../session-conversation.js';
+import { retried, settledEntries, type Conversation, type Entry } from '../session-conversation.js';
 import { anchorOf, entryView } from './entry-view.js';
 import { html, page, query, usd, type Html } from './markup.js';
 import { runHref } from './run-pages.js';
@@ -20,11 +20,28 @@ export interface SessionPageInput {
   readonly summary?: SessionSummary;
   readonly decisionTurns: ReadonlySet<number>;
   readonly credited: ReadonlyMap<number, string>;
+  /** The session may still write: the page follows it. */
+  readonly following: boolean;
   readonly workflow: string | null;
   /** Sessions of other models or rungs on the same seed. */
   readonly peers: readonly { readonly href: string; readonly label: string }[];
   readonly page: number;
 }
+
+/** What a page following a session gets at each read: the facts, and its entries from `from` on (each one element). */
+export interface SessionUpdate {
+  readonly facts: string;
+  readonly from: number;
+  readonly entries: readonly string[];
+  /** Entries, from the first, that stay as they are: the next read asks from there. */
+  readonly settled: number;
+  readonly count: number;
+  readonly following: boolean;
+}
+
+type SessionView = Pick<SessionPageInput, 'id' | 'session' | 'conversation' | 'summary' | 'decisionTurns' | 'credited' | 'following'>;
+
+const sessionHref = (id: string, session: IndexedSession) => `${runHref(id)}/sessions/${encodeURIComponent(session.folder)}`;
 
 function facts(session: IndexedSession, summary: SessionSummary | undefined): Html {
   const state =
@@ -77,6 +94,33 @@ function prologue(conversation: Conversation): Html {
 
 const pageOfEntry = (position: number) => Math.floor(position / ENTRIES_PER_PAGE) + 1;
 
+/** The entries from `from` up to `to`, each one element, policy/optimal beside each decision turn's first entry among them. */
+function entryViews(view: SessionView, from: number, to: number): Html[] {
+  const entries = view.conversation?.entries ?? [];
+  const context = {
+    optimum: `/api${sessionHref(view.id, view.session)}/optimum`,
+    optimumAt: new Set(view.decisionTurns),
+    credited: view.credited,
+    ended: entries.some((e) => e.kind === 'end'),
+  };
+  for (const entry of entries.slice(0, from)) if (entry.kind === 'turn' || entry.kind === 'call') context.optimumAt.delete(entry.record.t);
+  return entries.slice(from, to).map((entry) => entryView(entry, context));
+}
+
+/** The session as it stands now, for a page that follows it and has its entries up to `from`. */
+export function sessionUpdate(view: SessionView, from: number): SessionUpdate {
+  const entries = view.conversation?.entries ?? [];
+  const start = Math.min(from, entries.length);
+  return {
+    facts: facts(view.session, view.summary).text,
+    from: start,
+    entries: entryViews(view, start, entries.length).map((entry) => entry.text),
+    settled: settledEntries(entries),
+    count: entries.length,
+    following: view.following,
+  };
+}
+
 /** Links to every retried turn or call, on whichever page it is. */
 function retriedIndex(href: string, entries: readonly Entry[]): Html {
   const list = entries.flatMap((entry, position) =>
@@ -106,21 +150,17 @@ function pager(href: string, pageNumber: number, pages: number): Html {
 export function sessionPage(input: SessionPageInput): string {
   const { session, conversation } = input;
   const run = runHref(input.id);
-  const href = `${run}/sessions/${encodeURIComponent(session.folder)}`;
+  const href = sessionHref(input.id, session);
   const entries = conversation?.entries ?? [];
   const pages = Math.max(1, Math.ceil(entries.length / ENTRIES_PER_PAGE));
   const pageNumber = Math.min(Math.max(1, input.page), pages);
-  const shown = entries.slice((pageNumber - 1) * ENTRIES_PER_PAGE, pageNumber * ENTRIES_PER_PAGE);
+  const first = (pageNumber - 1) * ENTRIES_PER_PAGE;
   const optimum = `/api${href}/optimum`;
-  const context = {
-    optimum,
-    optimumAt: new Set(input.decisionTurns),
-    credited: input.credited,
-    ended: entries.some((e) => e.kind === 'end'),
-  };
-  // A decision turn's optimum goes beside its first entry: drop the turns whose first entry is on an earlier page.
-  for (const entry of entries.slice(0, (pageNumber - 1) * ENTRIES_PER_PAGE))
-    if (entry.kind === 'turn' || entry.kind === 'call') context.optimumAt.delete(entry.record.t);
+  // The last page grows with the session: its script appends what the session writes, until it ends.
+  const follow =
+    input.following && pageNumber === pages
+      ? html`data-follow="/api${href}/live" data-first="${first}" data-settled="${Math.max(first, settledEntries(entries))}"`
+      : '';
   const notices = [
     input.torn ? html`<p class="notice">${describeTornLine(input.torn)}. It is shown below as it stands.</p>` : '',
     input.unreadable ? html`<p class="notice failure">Transcript unreadable: ${input.unreadable}</p>` : '',
@@ -141,7 +181,8 @@ export function sessionPage(input: SessionPageInput): string {
           ? html` · <a href="${input.workflow}" target="_blank" rel="noopener">workflow in the Temporal Web UI</a>`
           : ''}
       </p>
-      ${facts(session, input.summary)}${notices}
+      <div data-facts>${facts(session, input.summary)}</div>
+      ${notices}
       ${input.peers.length > 0
         ? html`<p class="compare-with">
             Compare with: ${input.peers.map((peer, i) => html`${i > 0 ? ' · ' : ''}<a href="${peer.href}">${peer.label}</a>`)}
@@ -149,9 +190,9 @@ export function sessionPage(input: SessionPageInput): string {
         : ''}
       <p data-optimum-total="${optimum}" class="optimum-total muted"></p>
       ${conversation ? prologue(conversation) : ''}${retriedIndex(href, entries)}
-      <p class="muted">${entries.length} entries${pages > 1 ? `, page ${pageNumber} of ${pages}` : ''}.</p>
+      <p class="muted"><span data-entry-count>${entries.length}</span> entries${pages > 1 ? `, page ${pageNumber} of ${pages}` : ''}.</p>
       ${pager(href, pageNumber, pages)}
-      <div class="conversation">${shown.map((entry) => entryView(entry, context))}</div>
+      <div class="conversation" ${follow}>${entryViews(input, first, first + ENTRIES_PER_PAGE)}</div>
       ${pager(href, pageNumber, pages)}`,
   );
 }
