@@ -24,7 +24,7 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { readJsonIfExists } from '../run-store/json-files.js';
 import { runLayout } from '../run-store/run-layout.js';
 import type { SessionSummary } from '../run-store/session-summary.js';
-import { runSweep } from '../cli/sweep-runner.js';
+import { runSweep } from '../client/run-sweep.js';
 import { freePort } from '../infra/ports.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';

@@ -35,7 +35,7 @@ import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { runLayout } from '../run-store/run-layout.js';
 import { readTranscriptFile } from '../run-store/fs-run-store.js';
-import { runSweep } from '../cli/sweep-runner.js';
+import { runSweep } from '../client/run-sweep.js';
 import { freeServerPort } from '../infra/ports.js';
 import { installQuietRuntime } from '../infra/temporal-runtime.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';

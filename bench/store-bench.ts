@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
-import { runSweep } from '../cli/sweep-runner.js';
+import { runSweep } from '../client/run-sweep.js';
 import { freePort } from '../infra/ports.js';
 import { startS3Server } from '../infra/s3-server.js';
 import { openRunStore } from '../run-store/open-run-store.js';

@@ -26,7 +26,7 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { parsePolicyAgent } from '../activities/providers/policy-provider.js';
 import { runLayout } from '../run-store/run-layout.js';
 import { readTranscriptFile } from '../run-store/fs-run-store.js';
-import { runSweep } from '../cli/sweep-runner.js';
+import { runSweep } from '../client/run-sweep.js';
 import { startDevServer } from '../infra/dev-server.js';
 import { freeServerPort } from '../infra/ports.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { sessionDirName } from '../core/sweep/session-spec.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import { runLayout } from '../run-store/run-layout.js';
-import { startViewer } from '../cli/viewer/start-viewer.js';
+import { startViewer } from '../viewer/start-viewer.js';
 import { launchHeadlessChromium } from '../infra/headless-chromium.js';
 import { writeSyntheticRun } from './synthetic-runs.js';
 import { writeLongLoopTranscript } from './synthetic-transcripts.js';

@@ -1,6 +1,6 @@
 import { agentName } from '../core/sweep/session-spec.js';
 import { fixed, percent, table } from './format.js';
-import type { CellResult, RunResults } from './run-results.js';
+import type { CellResult, RunResults } from '../analysis/run-results.js';
 
 /** The columns of the per-cell table, as the CLI prints them and the viewer shows them. */
 export const CELL_COLUMNS = [

@@ -1,7 +1,7 @@
 import { resolveRunLocation } from '../../run-store/run-location.js';
 import type { Command } from 'commander';
 import { printJson, table } from '../format.js';
-import type { AuditedTurn } from '../audit-report.js';
+import type { AuditedTurn } from '../../analysis/audit-report.js';
 import { describeProgress } from '../../run-store/session-states.js';
 
 function secondsBetween(from: string, to: string): string {
@@ -27,7 +27,7 @@ export function registerAudit(program: Command): void {
     .argument('<run>', 'run directory or s3://bucket/prefix')
     .option('--json', 'print one JSON object')
     .action(async (run: string, flags: { json?: boolean }) => {
-      const { auditRun } = await import('../audit-report.js');
+      const { auditRun } = await import('../../analysis/audit-report.js');
       const report = await auditRun(resolveRunLocation(run));
       if (flags.json) return printJson(report);
       const rows = report.turns.map((turn) => [

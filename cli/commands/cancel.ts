@@ -20,7 +20,7 @@ export function registerCancel(program: Command): void {
       integerIn(1024, 64_535),
     )
     .action(async (run: string, flags: { temporalPort?: number }) => {
-      const { cancelRun } = await import('../sweep-cancel.js');
+      const { cancelRun } = await import('../../client/cancel-sweep.js');
       const runDir = resolveRunLocation(run);
       const found = await cancelRun(runDir, flags.temporalPort, (line) => process.stderr.write(`${line}\n`));
       const store = openRunStore(runDir);

@@ -8,13 +8,13 @@ import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import { isObjectStoreLocation, resolveRunLocation } from '../../run-store/run-location.js';
 import { sourceStreamConfig } from '../../run-store/stream-source.js';
-import { estimateSweep } from '../cost-estimate.js';
+import { estimateSweep } from '../../client/cost-estimate.js';
 import { IncompleteRunError, SweepCancelledError } from '../exit-status.js';
 import { printJson, table } from '../format.js';
 import { defaultCacheDir } from '../../analysis/stream-values-cache.js';
 import { resultsTable, runJson } from '../print-results.js';
-import { readRunResults } from '../run-results.js';
-import { runSweep } from '../sweep-runner.js';
+import { readRunResults } from '../../analysis/run-results.js';
+import { runSweep } from '../../client/run-sweep.js';
 import { targetFromEnv } from '../../infra/temporal-target.js';
 import type { ExecutionFlags } from './sweep-options.js';
 

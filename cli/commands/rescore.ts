@@ -3,7 +3,7 @@ import { InputError } from '../../core/errors.js';
 import { openRunStore, runsUnder } from '../../run-store/open-run-store.js';
 import { EXIT } from '../exit-status.js';
 import { printJson } from '../format.js';
-import type { RunRescore, SessionRescore } from '../rescore-run.js';
+import type { RunRescore, SessionRescore } from '../../analysis/rescore-run.js';
 
 const count = (run: RunRescore, status: SessionRescore['status']) => run.sessions.filter((s) => s.status === status).length;
 
@@ -76,7 +76,7 @@ Exit status:
         if (found.length === 0) throw new InputError(`${location}: not a run directory (no manifest.json), and no run in it`);
         runs.push(...found);
       }
-      const { rescoreRun } = await import('../rescore-run.js');
+      const { rescoreRun } = await import('../../analysis/rescore-run.js');
       const results: RunRescore[] = [];
       for (const run of runs) {
         const lock = dryRun ? undefined : await openRunStore(run).lock((line) => process.stderr.write(`allocbench: ${line}\n`));

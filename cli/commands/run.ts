@@ -8,8 +8,8 @@ import { DEFAULT_SCRIPT_SETTINGS, SCRIPT_LIMIT_RANGES } from '../../core/scripts
 import { slug } from '../../core/sweep/slug.js';
 import { integerIn, numberIn, seedList } from '../options.js';
 import { ENV_DEFAULTS } from '../env-defaults.js';
-import { withPrices } from '../prices.js';
-import { validateSweep } from '../sweep-validation.js';
+import { withPrices } from '../../client/prices.js';
+import { validateSweep } from '../../client/sweep-validation.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
 interface RunFlags extends ExecutionFlags {

@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { SWEEP_SCHEMA_FILE, sweepJsonSchemaText } from '../sweep-json-schema.js';
+import { SWEEP_SCHEMA_FILE, sweepJsonSchemaText } from '../../core/sweep/sweep-json-schema.js';
 
 export function registerSchema(program: Command): void {
   program

@@ -8,7 +8,7 @@ import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { table } from '../format.js';
 import { numberIn } from '../options.js';
-import { readRunResults, type RunResults } from '../run-results.js';
+import { readRunResults, type RunResults } from '../../analysis/run-results.js';
 import { SESSION_STATES, type SessionState } from '../../run-store/session-states.js';
 
 /** The runs named, or every run under ./runs. */

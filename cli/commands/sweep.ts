@@ -6,8 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { InputError } from '../../core/errors.js';
 import { slug } from '../../core/sweep/slug.js';
 import { isObjectStoreLocation } from '../../run-store/run-location.js';
-import { withPrices } from '../prices.js';
-import { validateSweep } from '../sweep-validation.js';
+import { withPrices } from '../../client/prices.js';
+import { validateSweep } from '../../client/sweep-validation.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
 async function readSweepFile(path: string): Promise<unknown> {

@@ -31,8 +31,8 @@ export function registerView(program: Command): void {
     )
     .option('--temporal-namespace <name>', "the namespace of the run's workflows", process.env.TEMPORAL_NAMESPACE || 'default')
     .action(async (paths: string[], flags: { port: string; host: string; temporalUi?: string; temporalNamespace: string }) => {
-      const { startViewer } = await import('../viewer/start-viewer.js');
-      const { waitingLine } = await import('../viewer/run-catalog.js');
+      const { startViewer } = await import('../../viewer/start-viewer.js');
+      const { waitingLine } = await import('../../viewer/run-catalog.js');
       const viewer = await startViewer({
         locations: paths.length > 0 ? paths : ['runs'],
         host: flags.host,

@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from .config import PATH_FIELDS, ConfigError
+from .config import RESUMABLE_CHANGES, ConfigError
 
 LOCK = "train.lock"
 SETTINGS = "settings.json"
@@ -39,10 +39,14 @@ def write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def _without_paths(config: dict[str, Any]) -> dict[str, Any]:
+def _identity(config: dict[str, Any]) -> dict[str, Any]:
+    """The config without the fields that may change on resume."""
     stripped = json.loads(json.dumps(config))
-    for section, key in PATH_FIELDS:
-        stripped.get(section, {}).pop(key, None)
+    for *sections, key in RESUMABLE_CHANGES:
+        part = stripped
+        for section in sections:
+            part = part.get(section, {})
+        part.pop(key, None)
     return stripped
 
 
@@ -99,7 +103,7 @@ class RunDir:
             stored = json.loads(stored_path.read_text())["config"]
         except (json.JSONDecodeError, KeyError):
             raise ConfigError(f"run: {stored_path} is unreadable") from None
-        field = _first_difference(_without_paths(stored), _without_paths(settings["config"]))
+        field = _first_difference(_identity(stored), _identity(settings["config"]))
         if field:
             raise ConfigError(f"run: {self.path} was started with a different config ({field} differs); use a new --out")
 

@@ -119,11 +119,21 @@ class Config:
     epochs: int = 1
     critic: CriticConfig = field(default_factory=CriticConfig)
     gate: GateConfig = field(default_factory=GateConfig)
-    generation_batch: int = 16
-    """Episodes rolled out together: one batch per decoding step, each episode's KV cache kept from turn to
-    turn until the batch's episodes end (memory grows with it: about 2 GB an episode at T = 60 for a 14B)."""
+    generation_batch: int = 100
+    """Episodes in flight at once: the slots of the rollout engine's KV cache, each holding one episode's context
+    from turn to turn; the step's other episodes join as episodes end. With `rolloutContext`, it fixes the
+    cache's size: slots × context × (2 · layers · kv heads · head dim · 2 bytes in bf16), 192 KiB a token for
+    a 14B, so 37.5 GiB for 100 slots of 2,048 tokens."""
+    rollout_context: int = 2048
+    """Tokens of KV cache per slot: the longest episode (prompts and replies) a rollout can hold."""
+    sampler: Literal["neutral", "ollama-defaults"] = "neutral"
+    """`neutral` samples softmax(logits / T) alone; `ollama-defaults` as the authors' Ollama did (sampling.py)."""
     update_batch: int = 4
-    """Episodes per forward and backward of the update."""
+    """Episodes per forward and backward of the update (and of the reference pass), grouped by length."""
+    importance_cap: float | None = 2.0
+    """Truncated importance sampling: each decision's term is weighted by min(π_learner / π_sampler, cap), the
+    learner's log-probs against those the sampler recorded (their gap is numerical, and by design in the
+    ollama-defaults sampler); null turns the correction off."""
     run_seed: int = 0
     device: Literal["auto", "cpu", "cuda"] = "auto"
     cpu_threads: int = 1
@@ -137,8 +147,9 @@ class Config:
         return list(range(first, first + self.seeds_per_step))
 
 
-PATH_FIELDS = (("model", "path"), ("model", "tokenizerGguf"))
-"""Fields that may differ when a run is resumed (a moved checkout or model file)."""
+RESUMABLE_CHANGES = (("model", "path"), ("model", "tokenizerGguf"), ("generationBatch",), ("rolloutContext",))
+"""Fields that may differ when a run is resumed: paths (a moved checkout or model file) and the rollout
+engine's memory (what fits the machine), which does not change what is sampled."""
 
 _RESKINS = {"ball", "chest", "quiver", "cauldron"}
 
@@ -214,7 +225,7 @@ def _check(config: Config) -> None:
     need(1 <= e.budget <= 8, "env.budget must be in 1..8")
     need(1 <= e.length <= 10_000, "env.length must be in 1..10000")
     need(e.reskin in _RESKINS, "env.reskin must be ball | chest | quiver | cauldron")
-    for name in ("steps", "seeds_per_step", "rollouts_per_seed", "max_new_tokens", "epochs", "generation_batch", "update_batch", "cpu_threads"):
+    for name in ("steps", "seeds_per_step", "rollouts_per_seed", "max_new_tokens", "epochs", "generation_batch", "rollout_context", "update_batch", "cpu_threads"):
         need(getattr(config, name) >= 1, f"{camel(name)} must be at least 1")
     need(config.first_seed >= 0 and config.run_seed >= 0, "firstSeed and runSeed must not be negative")
     need(config.temperature > 0, "temperature must be positive (rollouts sample)")
@@ -222,6 +233,7 @@ def _check(config: Config) -> None:
     clip_ok = config.clip is None or config.clip > 0
     need(config.algorithm != "grpo" or config.kl.placement == "loss", "kl.placement reward needs algorithm ppo (GRPO's advantages come from the episode's items)")
     need(config.grad_clip > 0 and clip_ok and config.kl_weight >= 0, "gradClip and clip must be positive (clip may be null), klWeight not negative")
+    need(config.importance_cap is None or config.importance_cap >= 1, "importanceCap must be at least 1 (or null: no correction)")
     c = config.critic
     need(c.hidden >= 1 and c.learning_rate > 0 and c.max_iterations >= 1 and c.patience >= 1, "critic settings must be positive")
     last = config.first_seed + config.seeds_per_step * config.steps - 1

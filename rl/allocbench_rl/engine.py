@@ -1,27 +1,46 @@
 """Rollout engines: where replies are sampled and candidate replies scored, behind one interface.
 
-An engine serves a fixed group of episodes. Each call names, per episode, the whole conversation so far as
-token ids; a conversation only grows at its end, so an engine that keeps each episode's context (a KV
-cache here, prefix caching in a server such as vLLM) encodes only what is new since the last call: the
-turn's prompt and, in the constrained mode, the candidates.
+An engine holds the episodes in flight. The caller submits an episode's turn (its whole conversation so far as
+token ids, and a reply limit or the candidate replies) and calls `step`, which returns the turns it finished;
+the caller answers them through the environment, submits the next turns and finishes the episodes that are
+over. A conversation only grows at its end, so an engine that keeps each episode's context (a KV cache here,
+prefix caching in vLLM, whose add_request/step loop this mirrors) encodes only what is new since the last turn.
 
-Sampling draws from softmax(logits / T) and nothing else: no top-k, top-p, min-p or repetition penalty,
-whatever the model's own generation_config.json says (this engine never calls `generate`, so no default
-can be inherited). Each sampled token's log-prob is taken from the same logits, at the scoring temperature
-(the sampling temperature, or 1 in the authors' replica mode), so the behaviour log-probs need no second
-forward.
+`TorchEngine` batches continuously: every episode in flight has a slot of a preallocated KV cache (decoder.py)
+and every decoding forward runs one token for each of them; a row whose reply ends goes to the environment
+and comes back with its next turn while the others decode, and a finished episode leaves (the last slot's
+episode moves into its place, so the rows stay 0..n-1). New turns are encoded together in one forward without
+padding. LoRA is merged into the weights while the engine is open (policy.merged). Sampling and the stop test
+run on the device, the host reading the results every `sync_every` decoding steps (1 on the CPU, where nothing
+runs ahead; on a GPU the window is captured as a CUDA graph per shape and replayed).
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import torch
 
+from .decoder import Chunk, Decoder, causal_chunk
 from .model import Policy
+from .sampling import Sampler, choose, episode_seed, make_sampler, uniform, uniforms
+
+SYNC_EVERY_ON_GPU = 8
+"""Decoding steps between host reads on a GPU: a reply that ends mid-window costs the rest of it in idle rows."""
+KEY_BUCKET = 512
+"""Key lengths round up to a multiple of this on a GPU, so that a few captured graphs serve every length."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An episode's request: the conversation so far, and a reply limit (sample) or the candidates (choose)."""
+
+    id: str
+    ids: list[int]
+    max_new_tokens: int = 0
+    candidates: list[list[int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -29,7 +48,7 @@ class Sampled:
     ids: list[int]
     """The sampled ids, the stop token last when the reply stopped."""
     logprobs: list[float]
-    """Each sampled id's log-prob at the scoring temperature."""
+    """Each sampled id's log-prob under the distribution it was drawn from, at the scoring temperature."""
     stopped: bool
     """The model ended its turn; False when the token limit cut it off."""
 
@@ -44,36 +63,23 @@ class Choice:
 
 
 class RolloutEngine(Protocol):
-    """Replies for a group of episodes, each named by its id and given as its whole conversation's ids."""
+    """Replies for the episodes in flight; a context manager (its resources live while it is open)."""
 
     tokens_encoded: int
-    """Every token run through the model so far: the measure of context reuse."""
+    """Every token run through the model: the measure of context reuse."""
     slots_encoded: int
-    """Every position run through the model, padding included: what the batching costs beside it."""
+    """Every position run through the model, idle and padding rows included: what the batching costs beside it."""
 
-    def sample(self, prompts: dict[str, list[int]], max_new_tokens: int) -> dict[str, Sampled]: ...
-
-    def choose(self, prompts: dict[str, list[int]], candidates: dict[str, list[list[int]]]) -> dict[str, Choice]: ...
-
-
-EngineFactory = Callable[[Policy, list[str], float, "torch.Generator | None", float], RolloutEngine]
-"""Makes the engine of one cohort: (policy, episode ids, temperature, generator, scoring temperature)."""
-
-
-def draw(logits: torch.Tensor, temperature: float, generator: torch.Generator | None) -> torch.Tensor:
-    """One id per row of `logits`: from softmax(logits / T) by inverting its distribution function at one
-    uniform draw per row (torch.multinomial is many times slower over a large vocabulary on the CPU), or
-    the argmax at T = 0."""
-    if temperature == 0:
-        return torch.argmax(logits, dim=-1)
-    cumulative = torch.softmax(logits.double() / temperature, dim=-1).cumsum(dim=-1)
-    uniform = torch.rand((logits.shape[0], 1), generator=generator, dtype=torch.float64, device=logits.device)
-    return torch.searchsorted(cumulative, uniform * cumulative[:, -1:], right=True).squeeze(-1).clamp_(max=logits.shape[-1] - 1)
+    def __enter__(self) -> RolloutEngine: ...
+    def __exit__(self, *_: object) -> None: ...
+    def free_slots(self) -> int: ...
+    def submit(self, turn: Turn) -> None: ...
+    def step(self) -> dict[str, Sampled | Choice]: ...
+    def finish(self, id: str) -> None: ...
 
 
-def choose(sequence_logprobs: torch.Tensor, temperature: float, generator: torch.Generator | None) -> int:
-    """A candidate index drawn from softmax(sequence log-probs / T), or the best at T = 0."""
-    return int(draw(sequence_logprobs[None], temperature, generator)[0])
+class EngineFactory(Protocol):
+    def __call__(self, policy: Policy, *, slots: int, capacity: int, sampler: Sampler, seed: int) -> RolloutEngine: ...
 
 
 def stop_ids(policy: Policy) -> set[int]:
@@ -84,193 +90,275 @@ def stop_ids(policy: Policy) -> set[int]:
     return {s for s in stops if s is not None}
 
 
+@dataclass
+class _Row:
+    """An episode in flight. Its slot holds the keys and values of `known[:stored]`."""
+
+    id: str
+    seed: int
+    known: list[int] = field(default_factory=list)
+    """The conversation as the engine last saw it: the last turn's ids and its reply."""
+    stored: int = 0
+    draws: int = 0
+    """Uniforms the episode has used: the counter of its next draw."""
+    turn: Turn | None = None
+    encoded: bool = False
+    """The turn's new tokens are in the cache (all but the last, for a reply still to sample)."""
+    reply: list[int] = field(default_factory=list)
+    logprobs: list[float] = field(default_factory=list)
+
+
+class _Window:
+    """The decoding loop on the device: `steps` forwards, each sampling one token for rows 0..n-1, with the state
+    (fed token, its position, reply length, limit, seed, draws) and the outputs in buffers of fixed addresses,
+    so that a window of one shape can be captured as a CUDA graph and replayed."""
+
+    def __init__(self, decoder: Decoder, sampler: Sampler, stops: torch.Tensor, slots: int, steps: int):
+        self.decoder, self.sampler, self.stops, self.steps = decoder, sampler, stops, steps
+        device = decoder.device
+        self.state = torch.zeros((6, slots), dtype=torch.long, device=device)
+        self.done = torch.zeros(slots, dtype=torch.bool, device=device)
+        self.tokens = torch.zeros((steps, slots), dtype=torch.long, device=device)
+        self.logprobs = torch.zeros((steps, slots), dtype=torch.float32, device=device)
+        self.emitted = torch.zeros((steps, slots), dtype=torch.bool, device=device)
+        self.graphs: dict[tuple[int, int], torch.cuda.CUDAGraph] = {}
+        self.seen: set[tuple[int, int]] = set()
+        self.pool = None
+        self.failure: str | None = None
+        """Why graphs are off, if capturing failed: the engine then runs the window eagerly."""
+
+    def run_eagerly(self, rows: int, key_length: int) -> None:
+        feed, position, count, budget, seed, draws = self.state[:, :rows]
+        done = self.done[:rows]
+        for step in range(self.steps):
+            logits = self.decoder.logits(self.decoder.decode(feed, position, key_length))
+            token, logprob = self.sampler.draw(logits, uniforms(seed, draws + count), count)
+            emitted = ~done
+            done |= torch.isin(token, self.stops) | (count + 1 >= budget)
+            count += emitted
+            advance = emitted & ~done
+            position += advance
+            feed.copy_(torch.where(advance, token, feed))
+            self.tokens[step, :rows], self.logprobs[step, :rows], self.emitted[step, :rows] = token, logprob, emitted
+
+    def run(self, rows: int, key_length: int) -> None:
+        """Eagerly on the CPU; on a GPU, a shape's first window eagerly (it warms the kernels up), then captured."""
+        shape = (rows, key_length)
+        if self.decoder.device.type != "cuda" or self.failure is not None or shape not in self.seen:
+            self.seen.add(shape)
+            self.run_eagerly(rows, key_length)
+            return
+        graph = self.graphs.get(shape)
+        if graph is None:
+            try:
+                graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(graph, pool=self.pool):
+                    self.run_eagerly(rows, key_length)
+            except RuntimeError as error:
+                self.failure = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+                self.run_eagerly(rows, key_length)
+                return
+            self.pool = graph.pool()
+            self.graphs[shape] = graph
+        graph.replay()
+
+
 class TorchEngine:
-    """Pure PyTorch: one batch of episodes decoded together, each row keeping its KV cache across turns.
+    """Pure PyTorch: continuous batching over a preallocated KV cache of `slots` × `capacity` tokens."""
 
-    The cache is one rectangle for the batch. A row's slots hold its real tokens and holes (padding that
-    lines the rows up, a finished row's idle steps, the candidates not chosen), which the attention mask
-    hides; each real token has the position it has in the row's own sequence, so the logits are those a
-    forward over that sequence alone would give. At the start of each turn the holes are squeezed out
-    (each row's real slots gathered to the right), so the cache holds one turn's holes at most.
-    """
-
-    def __init__(self, policy: Policy, episode_ids: list[str], temperature: float, generator: torch.Generator | None, scoring_temperature: float):
-        self.policy = policy
-        self.rows = {id: r for r, id in enumerate(episode_ids)}
-        self.temperature, self.generator, self.scoring_temperature = temperature, generator, scoring_temperature
-        self.lm = policy.model.get_base_model()
+    def __init__(self, policy: Policy, *, slots: int, capacity: int, sampler: Sampler, seed: int, sync_every: int | None = None):
+        self.policy, self.slots, self.capacity, self.sampler, self.seed = policy, slots, capacity, sampler, seed
         self.device = policy.device
-        self.stops = stop_ids(policy)
+        self.gpu = self.device.type == "cuda"
+        self.sync_every = sync_every or (SYNC_EVERY_ON_GPU if self.gpu else 1)
+        self.stop_set = stop_ids(policy)
+        self.stops = torch.tensor(sorted(self.stop_set), device=self.device)
         self.pad = policy.tokenizer.pad_token_id or 0
-        self.cache = None
-        self.mask = torch.zeros((len(episode_ids), 0), dtype=torch.bool, device=self.device)
-        self.cached: list[list[int]] = [[] for _ in episode_ids]
-        """Per row, the real tokens whose keys and values are in the cache."""
+        self.rows: list[_Row] = []
         self.tokens_encoded = 0
         self.slots_encoded = 0
-        # transformers renames past_key_values to cache (5.24 warns); the GPU machine's 5.17 may not know it.
-        self._cache_argument = "cache" if "cache" in inspect.signature(self.lm.get_decoder().forward).parameters else "past_key_values"
+        self.forwards: list[tuple[str, int, int]] = []
+        """What ran, in order: ("prefill", slots, tokens) and ("decode", rows, key length) per window."""
+        self.decoder: Decoder | None = None
+        self.graph_failure: str | None = None
+        """Why decoding ran without CUDA graphs on a GPU, if capturing one failed (read when the engine closes)."""
+        self._open = ExitStack()
 
-    def _new_tokens(self, prompts: dict[str, list[int]]) -> dict[int, list[int]]:
-        """Per row named, what its conversation adds to what the cache holds."""
-        fresh = {}
-        for id, ids in prompts.items():
-            r = self.rows[id]
-            seen = self.cached[r]
-            if ids[: len(seen)] != seen:
-                raise ValueError(f"engine: the conversation of {id} does not extend what it saw before")
-            fresh[r] = ids[len(seen) :]
-        return fresh
+    def __enter__(self) -> TorchEngine:
+        self.policy.model.eval()
+        self.merged = self._open.enter_context(self.policy.merged())
+        self._open.enter_context(torch.no_grad())
+        self.decoder = Decoder(self.policy.model.get_base_model(), self.slots, self.capacity)
+        self.window = _Window(self.decoder, self.sampler, self.stops, self.slots, self.sync_every)
+        return self
 
-    def _forward(self, ids: torch.Tensor, real: torch.Tensor, positions: torch.Tensor, attention: torch.Tensor, count: int) -> torch.Tensor:
-        """Runs `ids` ([rows, L]) on the cache; returns the last layer's hidden states. `real` marks the new
-        slots that are tokens (`count` of them); `attention` is the mask over every slot, [rows, L, cached + L]
-        (True = sees)."""
-        dtype = self.lm.get_input_embeddings().weight.dtype
-        additive = torch.zeros(attention.shape, dtype=dtype, device=self.device).masked_fill_(~attention, torch.finfo(dtype).min)
-        decoder = self.lm.get_decoder()
-        output = decoder(
-            input_ids=ids, attention_mask=additive[:, None], position_ids=positions, use_cache=True, **{self._cache_argument: self.cache}
-        )
-        self.cache = getattr(output, self._cache_argument)
-        self.mask = torch.cat([self.mask, real], dim=1)
+    def __exit__(self, *_: object) -> None:
+        self.graph_failure = self.window.failure
+        self.decoder = self.window = None  # the cache and the graphs go
+        self._open.close()
+
+    @property
+    def kv_bytes(self) -> int:
+        return self.decoder.cache.nbytes
+
+    def free_slots(self) -> int:
+        return self.slots - len(self.rows)
+
+    def submit(self, turn: Turn) -> None:
+        row = next((r for r in self.rows if r.id == turn.id), None)
+        if row is None:
+            if not self.free_slots():
+                raise ValueError("engine: no free slot")
+            row = _Row(turn.id, episode_seed(self.seed, turn.id))
+            self.rows.append(row)
+        if turn.ids[: len(row.known)] != row.known or len(turn.ids) <= len(row.known):
+            raise ValueError(f"engine: the conversation of {turn.id} does not extend what it saw before")
+        need = len(turn.ids) + (turn.max_new_tokens - 1 if turn.candidates is None else sum(map(len, turn.candidates)))
+        if need > self.capacity:
+            raise ValueError(f"engine: episode {turn.id} needs {need} tokens of KV cache, more than the {self.capacity} of a slot (rolloutContext)")
+        row.turn, row.encoded, row.reply, row.logprobs = turn, False, [], []
+
+    def finish(self, id: str) -> None:
+        """The episode is over: its slot goes to the last row (moved, its cache with it)."""
+        slot = next(s for s, r in enumerate(self.rows) if r.id == id)
+        last = len(self.rows) - 1
+        if slot != last:
+            self.decoder.cache.move(last, slot, slice(0, self.rows[last].stored))
+            self.rows[slot] = self.rows[last]
+        self.rows.pop()
+
+    def step(self) -> dict[str, Sampled | Choice]:
+        """Encodes the new turns, then decodes one window if replies are being sampled; returns the finished turns."""
+        fresh = [(slot, row) for slot, row in enumerate(self.rows) if row.turn is not None and not row.encoded]
+        done = self._encode(fresh) if fresh else {}
+        if any(row.turn is not None and row.turn.candidates is None for row in self.rows):
+            done |= self._decode()
+        return done
+
+    def _encode(self, fresh: list[tuple[int, _Row]]) -> dict[str, Choice]:
+        chunks, choices = [], []
+        for slot, row in fresh:
+            turn, row.encoded = row.turn, True
+            new = turn.ids[row.stored :]
+            if turn.candidates is None:
+                if len(new) > 1:
+                    chunks.append(causal_chunk(slot, new[:-1], row.stored))
+                row.stored += len(new) - 1  # the last new token is fed by the first decoding step
+            else:
+                chunk, predictors = _candidates_chunk(slot, new, row.stored, turn.candidates)
+                first = sum(len(c.ids) for c in chunks)
+                choices.append((slot, row, len(new), [[first + p for p in ps] for ps in predictors]))
+                chunks.append(chunk)
+        if not chunks:
+            return {}
+        hidden = self.decoder.prefill(chunks)
+        count = sum(len(c.ids) for c in chunks)
+        self.forwards.append(("prefill", len(chunks), count))
         self.tokens_encoded += count
-        self.slots_encoded += ids.numel()
-        return output.last_hidden_state
+        self.slots_encoded += count
+        return self._choose(hidden, choices) if choices else {}
 
-    def _compact(self) -> None:
-        """Drops the holes: each row's real slots, in order, gathered to the right of a narrower rectangle."""
-        if self.cache is None:
-            return
-        counts = [len(c) for c in self.cached]
-        width = max(counts)
-        if width == self.mask.shape[1]:
-            return
-        index = torch.zeros((len(counts), width), dtype=torch.long)
-        mask = torch.zeros((len(counts), width), dtype=torch.bool)
-        for r, slots in enumerate(self.mask.cpu()):
-            real = slots.nonzero().squeeze(1)
-            index[r, width - len(real) :] = real
-            mask[r, width - len(real) :] = True
-        index = index.to(self.device)
-        for layer in self.cache.layers:
-            heads, dim = layer.keys.shape[1], layer.keys.shape[3]
-            gather = index[:, None, :, None].expand(-1, heads, -1, dim)
-            layer.keys, layer.values = layer.keys.gather(2, gather), layer.values.gather(2, gather)
-        self.mask = mask.to(self.device)
-
-    def _next_positions(self) -> torch.Tensor:
-        return torch.tensor([len(c) for c in self.cached], device=self.device)
-
-    def _causal_chunk(self, fresh: dict[int, list[int]], tails: dict[int, list[list[int]]] | None = None) -> tuple[torch.Tensor, ...]:
-        """A chunk of new tokens per row, left-padded so every row's prompt ends at the same slot; with
-        `tails`, each row's candidates follow its prompt, each seeing the prompt and itself only."""
-        rows = len(self.cached)
-        prompt_width = max((len(t) for t in fresh.values()), default=0)
-        tail_width = max((sum(len(c) for c in tails.get(r, [])) for r in range(rows)), default=0) if tails else 0
-        width = prompt_width + tail_width
-        ids = torch.full((rows, width), self.pad, dtype=torch.long)
-        positions = torch.zeros((rows, width), dtype=torch.long)
-        real = torch.zeros((rows, width), dtype=torch.bool)
-        sees = torch.zeros((rows, width, width), dtype=torch.bool)
-        for r in range(rows):
-            new = fresh.get(r, [])
-            start, base = prompt_width - len(new), len(self.cached[r])
-            ids[r, start:prompt_width] = torch.tensor(new, dtype=torch.long)
-            positions[r, start:prompt_width] = torch.arange(base, base + len(new))
-            real[r, start:prompt_width] = True
-            sees[r, start:prompt_width, start:prompt_width] = torch.tril(torch.ones(len(new), len(new), dtype=torch.bool))
-            offset = prompt_width
-            for candidate in (tails or {}).get(r, []):
-                k = len(candidate)
-                ids[r, offset : offset + k] = torch.tensor(candidate, dtype=torch.long)
-                positions[r, offset : offset + k] = torch.arange(base + len(new), base + len(new) + k)
-                sees[r, offset : offset + k, start:prompt_width] = True
-                sees[r, offset : offset + k, offset : offset + k] = torch.tril(torch.ones(k, k, dtype=torch.bool))
-                offset += k
-        sees |= torch.eye(width, dtype=torch.bool)  # a hole sees itself, so no row of the mask is empty
-        past = self.mask[:, None, :].expand(rows, width, self.mask.shape[1])
-        attention = torch.cat([past, sees.to(self.device)], dim=2)
-        return ids.to(self.device), real.to(self.device), positions.to(self.device), attention
-
-    @torch.no_grad()
-    def sample(self, prompts: dict[str, list[int]], max_new_tokens: int) -> dict[str, Sampled]:
-        fresh = self._new_tokens(prompts)
-        for r, new in fresh.items():
-            if not new:
-                raise ValueError("engine: a prompt must add at least one token")
-        self._compact()
-        ids, real, positions, attention = self._causal_chunk(fresh)
-        hidden = self._forward(ids, real, positions, attention, sum(map(len, fresh.values())))[:, -1]
-        for r, new in fresh.items():
-            self.cached[r] += new
-        active = sorted(fresh)
-        sampled: dict[int, list[int]] = {r: [] for r in active}
-        logprobs: dict[int, list[float]] = {r: [] for r in active}
-        running = set(active)
-        rows = len(self.cached)
-        while True:
-            logits = self.lm.get_output_embeddings()(hidden[active]).float()
-            tokens = draw(logits, self.temperature, self.generator)
-            scored = torch.log_softmax(logits / self.scoring_temperature, dim=-1).gather(1, tokens[:, None]).squeeze(1)
-            step, fed = [self.pad] * rows, [False] * rows
-            drawn, drawn_logprobs = torch.stack([tokens.double(), scored.double()]).tolist()  # one wait on the device a step
-            for r, token, logprob in zip(active, map(int, drawn), drawn_logprobs):
-                if r not in running:
-                    continue
-                sampled[r].append(token)
-                logprobs[r].append(logprob)
-                if token in self.stops or len(sampled[r]) >= max_new_tokens:
-                    running.discard(r)
-                else:
-                    step[r], fed[r] = token, True
-            if not running:
-                break
-            feeding = torch.tensor(fed, device=self.device)[:, None]
-            # Each row sees its real slots and this one; a row not fed sees only its own (hole) slot.
-            attention = torch.cat([self.mask[:, None, :], torch.ones((rows, 1, 1), dtype=torch.bool, device=self.device)], dim=2)
-            positions = self._next_positions()[:, None]
-            hidden = self._forward(torch.tensor(step, device=self.device)[:, None], feeding, positions, attention, sum(fed))[:, -1]
-            for r in running:
-                self.cached[r].append(sampled[r][-1])
-        return {
-            id: Sampled(ids=sampled[r], logprobs=logprobs[r], stopped=sampled[r][-1] in self.stops)
-            for id, r in ((id, self.rows[id]) for id in prompts)
-        }
-
-    @torch.no_grad()
-    def choose(self, prompts: dict[str, list[int]], candidates: dict[str, list[list[int]]]) -> dict[str, Choice]:
-        fresh = self._new_tokens(prompts)
-        tails = {self.rows[id]: c for id, c in candidates.items()}
-        self._compact()
-        ids, real, positions, attention = self._causal_chunk(fresh, tails)
-        prompt_width = max(len(t) for t in fresh.values())
-        hidden = self._forward(ids, real, positions, attention, sum(map(len, fresh.values())))
-        # Each candidate token's log-prob (temperature 1), the head run only where one is predicted: the first
-        # token by the prompt's last slot, the rest by the candidate's own slots.
-        picks: list[tuple[int, int, int]] = []
-        for id in prompts:
-            r, offset = self.rows[id], prompt_width
-            for candidate in tails[r]:
-                predictors = [prompt_width - 1] + list(range(offset, offset + len(candidate) - 1))
-                picks += [(r, p, t) for p, t in zip(predictors, candidate)]
-                offset += len(candidate)
-        rows, at, targets = (torch.tensor(column, device=self.device) for column in zip(*picks))
-        logits = self.lm.get_output_embeddings()(hidden[rows, at]).float()
-        token_logprobs = (logits.gather(1, targets[:, None]).squeeze(1) - torch.logsumexp(logits, dim=-1)).tolist()
-        choices, kept, first = {}, real.clone(), 0
-        for id in prompts:
-            r = self.rows[id]
+    def _choose(self, hidden: torch.Tensor, choices: list[tuple[int, _Row, int, list[list[int]]]]) -> dict[str, Choice]:
+        at = [p for _, _, _, predictors in choices for ps in predictors for p in ps]
+        targets = [t for _, row, _, _ in choices for candidate in row.turn.candidates for t in candidate]
+        logits = self.decoder.logits(hidden[torch.tensor(at, device=self.device)])
+        picked = torch.tensor(targets, device=self.device)[:, None]
+        token_logprobs = (logits.gather(1, picked).squeeze(1) - torch.logsumexp(logits, dim=-1)).tolist()
+        results, first = {}, 0
+        for slot, row, prompt, _ in choices:
+            candidates = row.turn.candidates
             sequences = []
-            for candidate in tails[r]:
+            for candidate in candidates:
                 sequences.append(sum(token_logprobs[first : first + len(candidate)]))
                 first += len(candidate)
-            sequence = torch.tensor(sequences, dtype=torch.float64, device=self.device)  # the generator's device
-            k = choose(sequence, self.temperature, self.generator)
-            start = prompt_width + sum(len(c) for c in tails[r][:k])
-            kept[r, start : start + len(tails[r][k])] = True
-            self.cached[r] += fresh[r] + tails[r][k]
-            choices[id] = Choice(k, sequences, float(torch.log_softmax(sequence / self.scoring_temperature, 0)[k]))
-        self.mask[:, -ids.shape[1] :] = kept  # the chosen candidate's slots stay real, the others become holes
-        self.tokens_encoded += sum(len(candidate) for options in tails.values() for candidate in options)
-        return choices
+            sequence = torch.tensor(sequences, dtype=torch.float64)
+            k = choose(sequence, self.sampler.temperature, uniform(row.seed, row.draws))
+            start = row.stored + prompt
+            offset = sum(len(c) for c in candidates[:k])
+            if offset:
+                self.decoder.cache.move(slot, slot, slice(start + offset, start + offset + len(candidates[k])), slice(start, start + len(candidates[k])))
+            row.known, row.stored, row.draws, row.turn = row.turn.ids + candidates[k], start + len(candidates[k]), row.draws + 1, None
+            logprob = float(torch.log_softmax(sequence / self.sampler.scoring_temperature, 0)[k])
+            results[row.id] = Choice(k, sequences, logprob)
+        return results
+
+    def _decode(self) -> dict[str, Sampled]:
+        rows = len(self.rows)
+        if any(row.turn is None or row.turn.candidates is not None for row in self.rows):
+            raise ValueError("engine: while replies are sampled, every episode in flight must have a reply to sample (submit its turn or finish it)")
+        padded = min(self.slots, 1 << (rows - 1).bit_length()) if self.gpu else rows
+        state = torch.zeros((6, padded), dtype=torch.long)
+        state[3] = 1  # padding rows: a limit of one token, and done
+        for r, row in enumerate(self.rows):
+            feed = row.reply[-1] if row.reply else row.turn.ids[-1]
+            state[:, r] = torch.tensor([feed, row.stored, len(row.reply), row.turn.max_new_tokens, row.seed, row.draws])
+        window = self.window
+        window.state[:, :padded].copy_(state)
+        window.done[:padded] = torch.arange(padded) >= rows
+        self.sampler.prepare([(row.id, row.turn.ids, row.reply) for row in self.rows], self.device, self.slots)
+        key_length = max(row.stored for row in self.rows) + self.sync_every
+        if self.gpu:
+            key_length = -(-key_length // KEY_BUCKET) * KEY_BUCKET
+        key_length = min(self.capacity, key_length)
+        window.run(padded, key_length)
+        self.forwards.append(("decode", padded, key_length))
+        tokens, logprobs, emitted = (t[:, :rows].T.tolist() for t in (window.tokens, window.logprobs, window.emitted))  # the host's one wait
+        self.slots_encoded += padded * self.sync_every
+        results = {}
+        for row, row_tokens, row_logprobs, row_emitted in zip(self.rows, tokens, logprobs, emitted):
+            for token, logprob, out in zip(row_tokens, row_logprobs, row_emitted):
+                if out:
+                    row.reply.append(token)
+                    row.logprobs.append(logprob)
+            self.tokens_encoded += sum(row_emitted)
+            row.stored = len(row.turn.ids) - 1 + len(row.reply)
+            stopped = bool(row.reply) and row.reply[-1] in self.stop_set
+            if stopped or len(row.reply) >= row.turn.max_new_tokens:
+                results[row.id] = Sampled(row.reply, row.logprobs, stopped)
+                row.known, row.draws, row.turn = row.turn.ids + row.reply, row.draws + len(row.reply), None
+        return results
+
+
+def _candidates_chunk(slot: int, prompt: list[int], start: int, candidates: list[list[int]]) -> tuple[Chunk, list[list[int]]]:
+    """The prompt's new tokens then every candidate, each candidate seeing the prompt and itself only; the
+    candidates are stored side by side after the prompt (the chosen one is moved up behind it afterwards).
+    Also, per candidate, the chunk indices whose logits predict its tokens."""
+    n, total = len(prompt), sum(map(len, candidates))
+    end = start + n + total
+    sees = torch.zeros(n + total, end, dtype=torch.bool)
+    sees[:n] = torch.ones(n, end, dtype=torch.bool).tril(start)
+    ids, positions, storage, predictors, offset = list(prompt), list(range(start, start + n)), list(range(start, start + n)), [], n
+    for candidate in candidates:
+        k = len(candidate)
+        ids += candidate
+        positions += range(start + n, start + n + k)
+        storage += range(start + offset, start + offset + k)
+        sees[offset : offset + k, : start + n] = True
+        sees[offset : offset + k, start + offset : start + offset + k] = torch.ones(k, k, dtype=torch.bool).tril()
+        predictors.append([n - 1] + list(range(offset, offset + k - 1)))
+        offset += k
+    return Chunk(slot, ids, positions, storage, sees), predictors
+
+
+@dataclass(frozen=True)
+class Generated:
+    content_ids: list[int]
+    """The reply's ids before the end-of-turn token (which the template adds back)."""
+    stopped: bool
+    """The model ended its turn; False when max_new_tokens cut it off."""
+
+
+def generate(policy: Policy, prompts: list[list[int]], temperature: float, max_new_tokens: int, seed: int) -> list[Generated]:
+    """Independent replies to whole prompts, in one engine (a server's requests; rollouts keep theirs)."""
+    ids = [str(i) for i in range(len(prompts))]
+    sampler = make_sampler("neutral", temperature, temperature if temperature > 0 else 1.0)
+    capacity = max(map(len, prompts)) + max_new_tokens
+    replies: dict[str, Sampled] = {}
+    with TorchEngine(policy, slots=len(prompts), capacity=capacity, sampler=sampler, seed=seed) as engine:
+        for id, prompt in zip(ids, prompts):
+            engine.submit(Turn(id, prompt, max_new_tokens))
+        while len(replies) < len(ids):
+            for id, sampled in engine.step().items():
+                replies[id] = sampled
+                engine.finish(id)
+    return [Generated(s.ids[:-1] if s.stopped else s.ids, s.stopped) for s in (replies[id] for id in ids)]

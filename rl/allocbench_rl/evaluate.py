@@ -29,8 +29,9 @@ def evaluate(policy: Policy, env: EnvClient, config: Config, seeds: list[int]) -
         constrained=config.decision_mode == "constrained",
         temperature=0.0,
         max_new_tokens=config.max_new_tokens,
-        batch=config.generation_batch,
-        generator=None,
+        slots=config.generation_batch,
+        context=config.rollout_context,
+        seed=0,
     )
     commitments = sum(e.commitments for e in episodes)
     first = sum(e.first_sight_commitments for e in episodes)

@@ -40,7 +40,7 @@ class Scored:
     span_entropies: list[torch.Tensor] | None = None
 
 
-def _inputs(rows: list[Row], dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, list[tuple[int, int, int]], list[list[tuple[int, int]]]]:
+def _inputs(rows: list[Row]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, list[tuple[int, int, int]], list[list[tuple[int, int]]]]:
     """(ids, positions, mask, picks, layout): picks are (row, position whose logits predict, target id);
     layout per row is (first pick, count) per span, then per branch."""
     width = max(row.length() for row in rows)
@@ -76,10 +76,9 @@ def _inputs(rows: list[Row], dtype: torch.dtype) -> tuple[torch.Tensor, torch.Te
         for pad in range(offset, width):
             allowed[r, pad, pad] = True  # padding sees itself only, so no row of the mask is empty
         layout.append(entries)
-    if packed:
-        mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill_(~allowed, torch.finfo(dtype).min)[:, None]
-    else:
-        mask = allowed  # 2D padding mask: the model adds causality (and may use its fastest kernel)
+    # Packed: a 4D boolean mask (True = sees), passed through as it is; else the 2D padding mask, to which the
+    # model adds causality.
+    mask = allowed[:, None] if packed else allowed
     return ids, positions, mask, picks, layout
 
 
@@ -118,8 +117,7 @@ def score(policy: Policy, rows: list[Row], temperature: float = 1.0, entropies: 
     """Scores a batch of rows in one forward at `temperature` (logits / T); differentiable with grad enabled."""
     lm = policy.model.get_base_model()
     device = policy.device
-    # An explicit 4D mask takes the hidden states' dtype (the embeddings').
-    ids, positions, mask, picks, layout = _inputs(rows, lm.get_input_embeddings().weight.dtype)
+    ids, positions, mask, picks, layout = _inputs(rows)
     hidden = lm.get_decoder()(
         input_ids=ids.to(device), attention_mask=mask.to(device), position_ids=positions.to(device), use_cache=False
     ).last_hidden_state

@@ -4,7 +4,7 @@ Three sources, nothing downloaded: a GGUF file (transformers dequantizes it), an
 already in the local cache, or `tiny` (a small Llama built from a config with seeded random weights and
 the real SmolLM2 tokenizer from its GGUF, for CPU tests and benches). 4-bit NF4 only where the config
 asks, a GPU is present and bitsandbytes is installed; bf16 on a GPU (the frozen weights too), fp32 on the
-CPU. No dropout anywhere.
+CPU. No dropout anywhere. Attention is `grouped_sdpa` (attention.py): the key-value heads read as stored.
 """
 
 from __future__ import annotations
@@ -14,16 +14,18 @@ import importlib.util
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import torch
 from peft import LoraConfig, PeftModel, get_peft_model, prepare_model_for_kbit_training
+from peft.tuners.lora import LoraLayer
 from peft.utils import set_peft_model_state_dict
 from safetensors.torch import load_file
 from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
+from . import attention
 from .chat import ChatRenderer
 from .config import ConfigError, ModelConfig
 
@@ -91,7 +93,7 @@ def _tiny(config: ModelConfig, tokenizer: Any) -> LlamaForCausalLM:
         bos_token_id=tokenizer.bos_token_id,
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
-        attn_implementation="sdpa",
+        attn_implementation=attention.NAME,
     )
     return LlamaForCausalLM(shape)
 
@@ -99,7 +101,7 @@ def _tiny(config: ModelConfig, tokenizer: Any) -> LlamaForCausalLM:
 def _base(config: ModelConfig, tokenizer: Any, device: torch.device, dtype: torch.dtype) -> Any:
     if config.kind == "tiny":
         return _tiny(config, tokenizer).to(device=device, dtype=dtype)
-    options: dict[str, Any] = {"dtype": dtype, "attn_implementation": "sdpa"}
+    options: dict[str, Any] = {"dtype": dtype, "attn_implementation": attention.NAME}
     if device.type == "cuda":
         options["device_map"] = {"": device.index or 0}  # weights straight onto the GPU, not through host memory
     if config.quantize4bit and device.type == "cuda" and _has_bitsandbytes():
@@ -153,12 +155,39 @@ class Policy:
     tokenizer: Any
     renderer: ChatRenderer
     device: torch.device
+    quantized: bool = False
+    _pinned_base: list[torch.Tensor] | None = field(default=None, repr=False)
+    """The base weights under the adapter, copied once (they never train): what `merged` restores."""
 
     @contextmanager
     def reference(self) -> Iterator[None]:
         """The reference policy of the KL penalty: the same weights with the adapter off."""
         with self.model.disable_adapter():
             yield
+
+    @contextmanager
+    def merged(self) -> Iterator[bool]:
+        """The adapter merged into the base weights (for rollouts: one matrix per projection), and the base
+        restored bit for bit from a pinned copy afterwards (merging and unmerging in bf16 drifts). Yields False
+        and merges nothing where the base is quantized or the adapter is off (the reference policy)."""
+        layers = [m for m in self.model.modules() if isinstance(m, LoraLayer)]
+        if self.quantized or not layers or any(m.disable_adapters for m in layers):
+            yield False
+            return
+        bases = [m.get_base_layer().weight for m in layers]
+        if self._pinned_base is None:
+            pin = self.device.type == "cuda"
+            self._pinned_base = [w.detach().to("cpu", copy=True).pin_memory() if pin else w.detach().clone() for w in bases]
+        with torch.no_grad():
+            for m in layers:
+                m.merge()
+        try:
+            yield True
+        finally:
+            with torch.no_grad():
+                for m, weight, pinned in zip(layers, bases, self._pinned_base):
+                    weight.copy_(pinned, non_blocking=True)
+                    m.merged_adapters.clear()
 
     def trainable(self) -> list[torch.nn.Parameter]:
         return [p for p in self.model.parameters() if p.requires_grad]
@@ -198,4 +227,4 @@ def load_policy(config: ModelConfig, device: torch.device, seed: int) -> Policy:
     )
     torch.manual_seed(seed)
     model = get_peft_model(base, lora)
-    return Policy(model=model, tokenizer=tokenizer, renderer=ChatRenderer(tokenizer), device=device)
+    return Policy(model=model, tokenizer=tokenizer, renderer=ChatRenderer(tokenizer), device=device, quantized=quantized)

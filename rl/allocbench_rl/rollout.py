@@ -1,24 +1,25 @@
-"""Rollouts in cohorts: the episodes of a cohort advance one decision at a time, decoded as one batch.
+"""Rollouts: a step's episodes played to the end through the environment, continuously batched.
 
-A step's episodes are taken in order, `batch` at a time. Within a cohort every pending decision gets a
-reply from the rollout engine, then one `step` request applies them all; each episode's context stays in
-the engine from turn to turn, so a turn encodes only its new prompt tokens and its reply. The order is
-fixed (episodes as given, cohorts in turn, decisions in that order) and sampling draws from the step's own
-generator, so with the caller's seeding a step replays identically after a resume.
+Episodes join the rollout engine as it has room (all of them at once when its slots allow) and each keeps its
+context there from turn to turn, so a turn encodes only its new prompt tokens and its reply. Whenever the
+engine finishes turns, their replies go to the environment in one `step` request and the next turns go back
+to the engine while the other episodes go on decoding; an episode that is over leaves. Sampling depends on
+each episode's own seed and draws only (sampling.py), so a step replays identically after a resume, whatever
+the batching.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-import torch
-
 from .chat import EpisodeTokens
 from .config import EnvConfig
-from .engine import EngineFactory, RolloutEngine, TorchEngine
+from .engine import Choice, EngineFactory, Sampled, TorchEngine, Turn
 from .env import EnvClient, Finished, Pending, Reply, episode_request
 from .model import Policy
+from .sampling import make_sampler
 
 
 @dataclass
@@ -92,95 +93,35 @@ def _record(d: Pending, reply: Reply, ids: list[int], span: tuple[int, int], beh
     )
 
 
-def _free(engine: RolloutEngine, policy: Policy, chunk: list[Pending], states: dict[str, _Open], max_new_tokens: int) -> dict[str, Reply]:
-    prompts = {d.id: states[d.id].tokens.prompt(d) for d in chunk}
-    sampled = engine.sample(prompts, max_new_tokens)
-    replies = {}
-    for d in chunk:
-        s, state = sampled[d.id], states[d.id]
-        content = s.ids[:-1] if s.stopped else s.ids
-        reply = Reply(policy.tokenizer.decode(content, skip_special_tokens=True))
-        span = state.tokens.accept_sampled(d, reply, s.ids, s.stopped)
-        record = _record(d, reply, s.ids, span, sum(s.logprobs) / len(s.logprobs))
-        record.token_logprobs = s.logprobs
-        state.episode.decisions.append(record)
-        replies[d.id] = reply
-    return replies
+def _sampled(policy: Policy, d: Pending, state: _Open, s: Sampled) -> Reply:
+    content = s.ids[:-1] if s.stopped else s.ids
+    reply = Reply(policy.tokenizer.decode(content, skip_special_tokens=True))
+    span = state.tokens.accept_sampled(d, reply, s.ids, s.stopped)
+    record = _record(d, reply, s.ids, span, sum(s.logprobs) / len(s.logprobs))
+    record.token_logprobs = s.logprobs
+    state.episode.decisions.append(record)
+    return reply
 
 
-def _constrained(engine: RolloutEngine, chunk: list[Pending], states: dict[str, _Open]) -> dict[str, Reply]:
-    prompts, options = {}, {}
-    for d in chunk:
-        tokens = states[d.id].tokens
-        prompts[d.id] = tokens.prompt(d)
-        replies = [Reply(c.text, c.tool_calls) for c in d.candidates]
-        options[d.id] = (replies, [tokens.candidate(d, r) for r in replies])
-    choices = engine.choose(prompts, {id: ids for id, (_, ids) in options.items()})
-    chosen_replies = {}
-    for d in chunk:
-        replies, candidates = options[d.id]
-        c = choices[d.id]
-        span = states[d.id].tokens.accept_candidate(d, replies[c.index], candidates[c.index])
-        record = _record(d, replies[c.index], candidates[c.index], span, c.logprob)
-        record.candidate_ids = candidates
-        record.candidate_logprobs = c.sequence_logprobs
-        record.chosen = c.index
-        states[d.id].episode.decisions.append(record)
-        chosen_replies[d.id] = replies[c.index]
-    return chosen_replies
+def _chosen(d: Pending, state: _Open, candidates: list[list[int]], c: Choice) -> Reply:
+    replies = [Reply(candidate.text, candidate.tool_calls) for candidate in d.candidates]
+    span = state.tokens.accept_candidate(d, replies[c.index], candidates[c.index])
+    record = _record(d, replies[c.index], candidates[c.index], span, c.logprob)
+    record.candidate_ids = candidates
+    record.candidate_logprobs = c.sequence_logprobs
+    record.chosen = c.index
+    state.episode.decisions.append(record)
+    return replies[c.index]
 
 
 @dataclass
 class RolloutStats:
-    """What the engines did: tokens run through the model, positions run (padding included), decisions made."""
+    """What the engine did: tokens run through the model, positions run (idle and padding rows included),
+    decisions made."""
 
     tokens_encoded: int = 0
     slots_encoded: int = 0
     decisions: int = 0
-
-
-def _cohort(
-    policy: Policy,
-    env: EnvClient,
-    env_config: EnvConfig,
-    episodes: list[tuple[str, int, int]],
-    engine: RolloutEngine,
-    constrained: bool,
-    max_new_tokens: int,
-) -> list[EpisodeRollout]:
-    decisions = env.reset([episode_request(id, seed, env_config) for id, seed, _ in episodes])
-    states = {id: _Open(EpisodeRollout(id, seed, index, [], []), EpisodeTokens(policy.renderer)) for id, seed, index in episodes}
-    order = {id: i for i, (id, _, _) in enumerate(episodes)}
-    pending = [d for d in decisions if isinstance(d, Pending)]
-    try:
-        while pending:
-            pending.sort(key=lambda d: order[d.id])
-            if constrained:
-                replies = _constrained(engine, pending, states)
-            else:
-                replies = _free(engine, policy, pending, states, max_new_tokens)
-            pending = []
-            for result in env.step(replies):
-                record = states[result.id].episode.decisions[-1]
-                record.reading, record.reward = result.reading, result.reward
-                if isinstance(result.next, Finished):
-                    record.done = True
-                    done = states[result.id].episode
-                    done.items, done.commitments = result.next.items, result.next.commitments
-                    done.first_sight_commitments = result.next.first_sight_commitments
-                else:
-                    pending.append(result.next)
-    finally:
-        env.close([id for id, _, _ in episodes])
-    finished = []
-    for id, _, _ in episodes:
-        episode, tokens = states[id].episode, states[id].tokens
-        episode.ids = tokens.ids
-        rewards = sum(d.reward for d in episode.decisions)
-        if rewards != episode.items:
-            raise RuntimeError(f"episode {id}: rewards sum to {rewards}, the session collected {episode.items}")
-        finished.append(episode)
-    return finished
 
 
 def run_rollouts(
@@ -192,24 +133,85 @@ def run_rollouts(
     constrained: bool,
     temperature: float,
     max_new_tokens: int,
-    batch: int,
-    generator: torch.Generator | None,
+    slots: int,
+    context: int,
+    seed: int,
+    sampler: str = "neutral",
     scoring_temperature: float | None = None,
     stats: RolloutStats | None = None,
     engine: EngineFactory = TorchEngine,
 ) -> list[EpisodeRollout]:
-    """Plays `episodes` ((id, seed, rollout index), in this order) to the end; returns them in that order.
-
-    Log-probs are scored at `scoring_temperature` (default: the sampling temperature; 1 when greedy)."""
+    """Plays `episodes` ((id, seed, rollout index)) to the end, at most `slots` at once with `context` tokens
+    of KV cache each; returns them in the order given. Log-probs are scored at `scoring_temperature` (default:
+    the sampling temperature; 1 when greedy)."""
     scoring = scoring_temperature or (temperature if temperature > 0 else 1.0)
-    policy.model.eval()
-    finished = []
-    for first in range(0, len(episodes), batch):
-        cohort = episodes[first : first + batch]
-        replies = engine(policy, [id for id, _, _ in cohort], temperature, generator, scoring)
-        finished += _cohort(policy, env, env_config, cohort, replies, constrained, max_new_tokens)
+    order = {id: i for i, (id, _, _) in enumerate(episodes)}
+    waiting = deque(episodes)
+    states: dict[str, _Open] = {}
+    asked: dict[str, tuple[Pending, list[list[int]] | None]] = {}
+    opened: list[str] = []
+    with engine(policy, slots=slots, capacity=context, sampler=make_sampler(sampler, temperature, scoring), seed=seed) as replies:
+
+        def ask(decisions: list[Pending]) -> None:
+            for d in sorted(decisions, key=lambda d: order[d.id]):
+                tokens = states[d.id].tokens
+                prompt = tokens.prompt(d)
+                if constrained:
+                    candidates = [tokens.candidate(d, Reply(c.text, c.tool_calls)) for c in d.candidates]
+                    replies.submit(Turn(d.id, prompt, candidates=candidates))
+                else:
+                    candidates = None
+                    replies.submit(Turn(d.id, prompt, max_new_tokens))
+                asked[d.id] = (d, candidates)
+
+        def admit() -> None:
+            joining = [waiting.popleft() for _ in range(min(replies.free_slots(), len(waiting)))]
+            if not joining:
+                return
+            opened.extend(id for id, _, _ in joining)
+            for id, episode_seed, index in joining:
+                states[id] = _Open(EpisodeRollout(id, episode_seed, index, [], []), EpisodeTokens(policy.renderer))
+            ask([d for d in env.reset([episode_request(id, s, env_config) for id, s, _ in joining]) if isinstance(d, Pending)])
+
+        try:
+            admit()
+            while asked:
+                done = replies.step()
+                answers = {}
+                for id in sorted(done, key=order.__getitem__):
+                    d, candidates = asked.pop(id)
+                    result = done[id]
+                    answers[id] = _chosen(d, states[id], candidates, result) if isinstance(result, Choice) else _sampled(policy, d, states[id], result)
+                if not answers:
+                    continue
+                following = []
+                for result in env.step(answers):
+                    record = states[result.id].episode.decisions[-1]
+                    record.reading, record.reward = result.reading, result.reward
+                    if isinstance(result.next, Finished):
+                        record.done = True
+                        episode = states[result.id].episode
+                        episode.items, episode.commitments = result.next.items, result.next.commitments
+                        episode.first_sight_commitments = result.next.first_sight_commitments
+                        replies.finish(result.id)
+                    else:
+                        following.append(result.next)
+                ask(following)
+                admit()
+        finally:
+            if opened:
+                env.close(opened)
         if stats is not None:
             stats.tokens_encoded += replies.tokens_encoded
             stats.slots_encoded += replies.slots_encoded
-            stats.decisions += sum(len(e.decisions) for e in finished[-len(cohort) :])
+    finished = []
+    for id, _, _ in episodes:
+        episode, tokens = states[id].episode, states[id].tokens
+        episode.ids = tokens.ids
+        rewards = sum(d.reward for d in episode.decisions)
+        if rewards != episode.items:
+            raise RuntimeError(f"episode {id}: rewards sum to {rewards}, the session collected {episode.items}")
+        finished.append(episode)
+    if stats is not None:
+        stats.decisions += sum(len(e.decisions) for e in finished)
     return finished

@@ -5,7 +5,8 @@ POST /v1/chat/completions generates a reply (temperature 0 = greedy), or with --
 fixed candidates and answers the best: one `<tool_call>` block per zero-argument tool offered, or the
 --text-candidates when no tools are. Tool calls are answered as text blocks, which the harness recovers
 for local servers. GET /v1/models lists the one model. Requests that arrive together are answered in one
-batch: one `generate` call, or one scoring forward (as many as the run's generationBatch).
+batch: one `generate` call, or one scoring forward (as many as the run's generationBatch). Sampling draws
+from fresh random seeds (torch's generator).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from .config import ConfigError, from_dict
 from .env import Reply
 from .logprobs import Row, score
 from .model import Policy, load_policy, pick_device
-from .engine import choose
-from .sampling import generate
+from .engine import generate
+from .sampling import choose
 
 DEFAULT_MAX_TOKENS = 512
 BATCH_WAIT_S = 0.02
@@ -102,7 +103,8 @@ class Server:
         first = requests[0]
         prompts = [EpisodeTokens(self.policy.renderer).prompt(r.conversation) for r in requests]
         answers = []
-        for prompt, generated in zip(prompts, generate(self.policy, prompts, first.temperature, first.max_tokens)):
+        seed = int(torch.randint(0, 2**62, ()))
+        for prompt, generated in zip(prompts, generate(self.policy, prompts, first.temperature, first.max_tokens, seed)):
             content = self.policy.tokenizer.decode(generated.content_ids, skip_special_tokens=True)
             used = len(generated.content_ids) + int(generated.stopped)
             answers.append((content, "stop" if generated.stopped else "length", len(prompt), used))
@@ -120,7 +122,7 @@ class Server:
             scored = score(self.policy, rows)
         answers = []
         for r, row, ids, s in zip(requests, rows, closed, scored):
-            k = choose(torch.stack([b.sum() for b in s.branches]), r.temperature, None)
+            k = choose(torch.stack([b.sum() for b in s.branches]).double(), r.temperature, float(torch.rand(())))
             answers.append((r.candidates[k][1], "stop", len(row.base), len(ids[k])))  # type: ignore[index]
         return answers
 

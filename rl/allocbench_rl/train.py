@@ -1,6 +1,6 @@
 """`python -m allocbench_rl.train --config C --out DIR`: the outer loop of Appendix F, resumable.
 
-Each step: rollouts on fresh seeds (lockstep, batched), the heuristics on the same streams, returns,
+Each step: rollouts on fresh seeds (continuously batched), the heuristics on the same streams, returns,
 the critic fit and advantages (PPO) or group z-scores (GRPO), the step-0 gate, one PPO update, and a
 commit of the run directory. Rerunning the same command resumes after the last finished step.
 Exit codes: 0 done, 2 bad input, 3 the step-0 gate failed (unless --force-gate), 1 anything else.
@@ -35,6 +35,7 @@ from .model import load_policy, pick_device
 from .ppo import decision_kl, ppo_update, reference_units, rollout_kl, scoring_temperature
 from .returns import reward_to_go
 from .rollout import EpisodeRollout, RolloutStats, run_rollouts
+from .engine import EngineFactory, TorchEngine, stop_ids
 from .sampling import describe, sampling_settings
 
 
@@ -102,10 +103,12 @@ def _records(rollouts: list[EpisodeRollout], returns: list[list[float]], values:
     return records
 
 
-def _peak_memory_mb(device: torch.device) -> float:
+def _memory_mb(device: torch.device) -> dict[str, float]:
+    """Since the last reset: on a GPU, the peak of what tensors took and what the allocator reserved beside
+    them; on the CPU, the process's peak RSS (not reset: since the start)."""
     if device.type == "cuda":
-        return torch.cuda.max_memory_reserved(device) / 2**20  # what the allocator held, as the device saw it
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # the process's peak RSS (KiB on Linux)
+        return {"allocatedMb": torch.cuda.max_memory_allocated(device) / 2**20, "reservedMb": torch.cuda.max_memory_reserved(device) / 2**20}
+    return {"rssMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}  # KiB on Linux
 
 
 def progress_line(line: dict[str, Any], steps: int) -> str:
@@ -128,7 +131,9 @@ class Trainer:
         features = env.probe_features(config.env)
         device = pick_device(config.device, config.cpu_threads)
         self.policy = load_policy(config.model, device, config.run_seed)
-        self.sampling = sampling_settings(self.policy, config.temperature, scoring_temperature(config))
+        self.sampling = sampling_settings(
+            self.policy, config.sampler, config.temperature, scoring_temperature(config), sorted(stop_ids(self.policy))
+        )
         self.run.prepare(settings_for(config, features, self.sampling))
         self.optimizer = torch.optim.AdamW(self.policy.trainable(), lr=config.learning_rate, weight_decay=config.weight_decay)
         self.critic = Critic(config.critic, features, config.run_seed) if config.algorithm == "ppo" else None
@@ -156,11 +161,10 @@ class Trainer:
             torch.save(self.critic.state_dict(), directory / "critic.pt")
         torch.save({"torch": torch.get_rng_state(), "numpy": numpy.random.get_state(), "python": random.getstate()}, directory / "rng.pt")
 
-    def rollouts(self, step: int, stats: RolloutStats | None = None) -> list[EpisodeRollout]:
+    def rollouts(self, step: int, stats: RolloutStats | None = None, engine: EngineFactory = TorchEngine) -> list[EpisodeRollout]:
         c = self.config
         seed = step_seed(c.run_seed, step)
         torch.manual_seed(seed)
-        generator = torch.Generator(device=self.policy.device).manual_seed(seed)
         episodes = [(f"{step}-{s}-{r}", s, r) for s in c.step_seeds(step) for r in range(c.rollouts_per_seed)]
         return run_rollouts(
             self.policy,
@@ -170,10 +174,13 @@ class Trainer:
             constrained=c.decision_mode == "constrained",
             temperature=c.temperature,
             max_new_tokens=c.max_new_tokens,
-            batch=c.generation_batch,
-            generator=generator,
+            slots=c.generation_batch,
+            context=c.rollout_context,
+            seed=seed,
+            sampler=c.sampler,
             scoring_temperature=scoring_temperature(c),
             stats=stats,
+            engine=engine,
         )
 
     def _clock(self) -> float:
@@ -182,11 +189,17 @@ class Trainer:
             torch.cuda.synchronize(self.policy.device)
         return time.perf_counter()
 
+    def _phase_memory(self) -> dict[str, float]:
+        """The memory peak of the phase that just ended; the next phase's peak starts from here."""
+        memory = _memory_mb(self.policy.device)
+        if self.policy.device.type == "cuda":
+            torch.cuda.reset_peak_memory_stats(self.policy.device)
+        return memory
+
     def step(self, step: int, force_gate: bool = False) -> dict[str, Any]:
         """Runs and commits one outer step; returns its steps.jsonl line."""
         started = time.perf_counter()
-        if self.policy.device.type == "cuda":
-            torch.cuda.reset_peak_memory_stats(self.policy.device)
+        self._phase_memory()
         stats = RolloutStats()
         return self.learn(step, self.rollouts(step, stats), stats, started, force_gate)
 
@@ -194,10 +207,12 @@ class Trainer:
         """The rest of a step from its rollouts (begun at `started`): critic, gate, update, commit."""
         c = self.config
         rolled = self._clock()
+        memory = {"rollout": self._phase_memory()}
         seeds = c.step_seeds(step)
         heuristics = self.env.baselines(seeds, c.env.budget, c.env.length)
         reference = reference_units(self.policy, rollouts, c)
         referenced = self._clock()
+        memory["reference"] = self._phase_memory()
 
         rewards = [[float(d.reward) for d in e.decisions] for e in rollouts]
         if c.kl.placement == "reward" and c.kl_weight > 0:
@@ -225,6 +240,7 @@ class Trainer:
 
         update = ppo_update(self.policy, self.optimizer, rollouts, advantages, reference, c)
         updated = self._clock()
+        memory["update"] = self._phase_memory()
 
         flat_advantages = [a for adv in advantages for a in adv]
         line: dict[str, Any] = {"step": step, "seeds": [seeds[0], seeds[-1]], **_behaviour(rollouts), "heuristics": heuristics}
@@ -238,8 +254,9 @@ class Trainer:
             "entropy": update.entropy,
             "clipFraction": update.clip_fraction,
             "samplerDeviation": update.sampler_deviation,
+            "importanceWeights": update.importance_weights,
             "tokensEncodedPerDecision": stats.tokens_encoded / stats.decisions,
-            "slotsEncodedPerDecision": stats.slots_encoded / stats.decisions,
+            "slotsPerToken": stats.slots_encoded / stats.tokens_encoded,
         }
         if gate is not None:
             line["gate"] = gate.as_json()
@@ -252,7 +269,7 @@ class Trainer:
                 "update": updated - criticised,
                 "total": time.perf_counter() - started,
             },
-            "peakMemoryMb": _peak_memory_mb(self.policy.device),
+            "memoryMb": memory,
         }
         self._save(self.run.staging())
         self.run.commit(step, _records(rollouts, returns, values, advantages), line, c.keep_checkpoints == "all")

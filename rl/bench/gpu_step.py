@@ -1,34 +1,35 @@
-"""The GPU check: the trainer's real path on one GPU in minutes, and the paper's run projected from it.
+"""The GPU check: the paper's RL workload through the trainer's real path on one GPU, and one outer step of the
+14B projected from a cost model fitted on what it measures.
 
 It writes a model of Qwen2.5-14B's width (hidden 5120, 40 query and 8 key-value heads, MLP 13824, vocabulary
-152064) with random bf16 weights to a directory with Qwen2.5's tokenizer, Qwen2.5-Instruct's chat template
-and its generation_config.json (do_sample, temperature 0.7, top_p 0.8, top_k 20, repetition_penalty 1.05),
-and loads it back through from_pretrained as the trainer does, twice: with --layers-small and
---layers-large decoder layers. Each runs one real outer step through the trainer on one cohort of
-episodes at the paper's length (T = 60): sampled free-text R0 rollouts at T = 1.2 through the environment,
-the reference pass, the critic, the gate, the PPO update, the commit. Then one short constrained step on
-the small model, the constrained choice's path on the device. QLoRA is asked for; without bitsandbytes
-the base runs in bf16, and the trainer says so.
+152064; random bf16 weights) with Qwen2.5's tokenizer, Qwen2.5-Instruct's chat template and its
+generation_config.json, and loads it back through from_pretrained as the trainer does at two depths
+(--layers). At each depth:
 
-Printed: the sampling actually used (and the model defaults not applied), the ratio at the first update
-(exactly 1: the update's own log-probs) and how far the sampler's log-probs are from the update's,
-tokens per second of rollouts and update, peak memory, and the paper's 20 × 25 × 4 run projected: the two
-depths give a cost per decoder layer and a cost outside the layers, for the rollout and the update apart
-(attention over the growing context included, since the episodes have the paper's length); 48 layers are
-a 14B; then the rollout scales with the number of cohorts of `--episodes` and the update with the
-episodes. Random weights rarely stop before the reply limit, so replies are --new-tokens long; the
-projection says so.
+- points of the cost model: decoding steps of the rollout engine at several rows and context lengths (CUDA
+  graphs captured, timed on replays), prefill forwards of those rows and contexts, and the time of merging the
+  adapter and restoring the base;
+- one real outer step on the paper's workload (bench/paper_workload.py): 100 episodes of the R0 game on
+  training step 0's seeds, each ending by the game's rules, with the decisions, reply lengths and keep points
+  of the authors' logged step 0 forced on the random weights; rollouts, reference pass, critic, gate,
+  update, commit; the allocated memory peak of each phase with the reserve beside it.
 
-On a machine with the project installed: `npm run bench:rl-gpu`. On a bare GPU machine (PyTorch,
-transformers and peft only): build the kit here (`npm run rl:gpu-kit`), carry rl/.gpu-kit, and run
-`python3 rl/bench/gpu_step.py`. Prints "skipped: no GPU" without CUDA unless --device cpu (a small shape,
-for testing the path).
+Then the cost model (cost_model.py) at 48 layers, its inputs printed: the paper's workload as the engine ran it,
+and the worst case (every episode 60 decisions of 512-token replies, as many episodes at once as fit the card),
+with the memory check against an 80 GB card, and the bandwidth and bf16 floors beside.
+
+The base runs in bf16 unless bitsandbytes is installed (then NF4, the adapter unmerged), and the path is
+printed with the library versions. On a machine with the project installed: `npm run bench:rl-gpu`. On a
+bare GPU machine (PyTorch, transformers and peft only): build the kit here (`npm run rl:gpu-kit`), carry
+rl/.gpu-kit, and run `python3 rl/bench/gpu_step.py` (about 4 minutes on an H200). Prints "skipped: no GPU"
+without CUDA unless --device cpu (a small shape, for testing the path).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import json
 import os
 import shutil
@@ -43,11 +44,17 @@ import torch
 
 RL = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(RL))
+sys.path.insert(0, str(RL / "bench"))
 
+import cost_model  # noqa: E402
 from allocbench_rl.config import parse_config  # noqa: E402
+from allocbench_rl.decoder import causal_chunk  # noqa: E402
+from allocbench_rl.engine import SYNC_EVERY_ON_GPU, TorchEngine, Turn  # noqa: E402
 from allocbench_rl.env import CLI, EnvClient, default_command  # noqa: E402
 from allocbench_rl.rollout import RolloutStats  # noqa: E402
+from allocbench_rl.sampling import describe  # noqa: E402
 from allocbench_rl.train import Trainer  # noqa: E402
+from paper_workload import SOURCE, ScriptedSampler, paper_shapes, scripts  # noqa: E402
 
 KIT = RL / ".gpu-kit"
 QWEN25_INSTRUCT_GENERATION = {
@@ -56,7 +63,9 @@ QWEN25_INSTRUCT_GENERATION = {
 }
 QWEN25_14B = {"hidden_size": 5120, "num_attention_heads": 40, "num_key_value_heads": 8, "intermediate_size": 13824}
 SMALL_SHAPE = {"hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 128}
-PAPER = {"steps": 20, "episodes": 100, "decisions": 60, "layers": 48}
+PAPER_LAYERS = 48
+CONTEXT = 2048
+"""rolloutContext of the check (and of the paper configs): the longest forced episode is about 1,500 tokens."""
 
 
 def environment(kit: Path, scratch: Path, use_kit: bool) -> list[str]:
@@ -78,18 +87,14 @@ def environment(kit: Path, scratch: Path, use_kit: bool) -> list[str]:
     return [node, "--no-node-snapshot", str(entry)]
 
 
-def tokenizer_source(kit: Path) -> Path:
-    directory = kit / "qwen2.5-tokenizer"
-    if not (directory / "tokenizer.json").exists():
-        raise SystemExit(f"gpu check: no Qwen2 tokenizer in {directory}: run npm run rl:gpu-kit")
-    return directory
-
-
 def write_model(directory: Path, kit: Path, shape: dict[str, int], layers: int, device: torch.device) -> None:
     """Random weights of the shape, saved with Qwen's tokenizer, template and generation defaults."""
     from transformers import AutoTokenizer, GenerationConfig, Qwen2Config, Qwen2ForCausalLM
 
-    tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_source(kit)))
+    tokenizer_directory = kit / "qwen2.5-tokenizer"
+    if not (tokenizer_directory / "tokenizer.json").exists():
+        raise SystemExit(f"gpu check: no Qwen2 tokenizer in {tokenizer_directory}: run npm run rl:gpu-kit")
+    tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_directory))
     config = Qwen2Config(
         **shape, num_hidden_layers=layers, vocab_size=152064, rope_theta=1_000_000.0, max_position_embeddings=32768,
         tie_word_embeddings=False, bos_token_id=151643, eos_token_id=151645,
@@ -111,8 +116,14 @@ def release(device: torch.device) -> None:
         torch.cuda.empty_cache()
 
 
-def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvClient, device: torch.device, constrained: bool = False) -> dict[str, Any]:
-    """One outer step of the trainer on the saved model cut to `layers` layers (constrained: a short one)."""
+def clock(device: torch.device) -> float:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    return time.perf_counter()
+
+
+def cut_to(directory: Path, layers: int) -> None:
+    """The saved model's config cut to its first `layers` layers (from_pretrained leaves the others unread)."""
     full = directory / "config.full.json"
     if not full.exists():
         shutil.copy(directory / "config.json", full)
@@ -121,109 +132,131 @@ def run_step(directory: Path, layers: int, args: argparse.Namespace, env: EnvCli
     if "layer_types" in saved:
         saved["layer_types"] = saved["layer_types"][:layers]
     (directory / "config.json").write_text(json.dumps(saved))
+
+
+def trainer_for(directory: Path, layers: int, args: argparse.Namespace, env: EnvClient, device: torch.device) -> Trainer:
+    cut_to(directory, layers)
+    nf4 = device.type == "cuda" and importlib.util.find_spec("bitsandbytes") is not None
     config = parse_config(
         {
-            "model": {"kind": "hf", "path": str(directory), "quantize4bit": True, "gradientCheckpointing": True},
-            "env": {"rung": "R0", "length": 10 if constrained else args.length},
-            "steps": 1, "seedsPerStep": args.episodes // 4, "rolloutsPerSeed": 4, "temperature": 1.2,
-            "maxNewTokens": args.new_tokens, "decisionMode": "constrained" if constrained else "free", "generationBatch": args.episodes,
-            "updateBatch": args.update_batch, "device": device.type, "gate": {"enabled": True},
+            "model": {"kind": "hf", "path": str(directory), "quantize4bit": nf4, "gradientCheckpointing": True},
+            "env": {"rung": "R0", "length": 60}, "steps": 1, "seedsPerStep": args.episodes // 4, "rolloutsPerSeed": 4,
+            "temperature": 1.2, "maxNewTokens": 512, "decisionMode": "free", "generationBatch": args.episodes,
+            "rolloutContext": CONTEXT, "updateBatch": 4, "device": device.type, "gate": {"enabled": True},
         },
         RL,
     )
-    out = Path(tempfile.mkdtemp(prefix=f"gpu-step-{layers}-"))
-    lines: list[str] = []
-    trainer = Trainer(config, out, env, log=lines.append)
+    return Trainer(config, Path(tempfile.mkdtemp(prefix=f"gpu-step-{layers}-")), env, log=lambda _: None)
+
+
+def points(trainer: Trainer, args: argparse.Namespace, device: torch.device) -> dict[str, Any]:
+    """Decoding steps and prefill forwards of the engine at each (rows, context), and a merge and restore."""
+    policy, k = trainer.policy, SYNC_EVERY_ON_GPU if device.type == "cuda" else 1
+    filler = policy.tokenizer("so", add_special_tokens=False)["input_ids"][0]
+    decode, prefill, failure = [], [], None
+    for rows in args.rows:
+        for context in args.contexts:
+            prompt = [filler] * context
+            length = (args.windows + 2) * k
+            replies = {str(r): [[filler] * length] for r in range(rows)}
+            with TorchEngine(policy, slots=rows, capacity=context + length, sampler=ScriptedSampler(replies), seed=0) as engine:
+                started = clock(device)
+                engine.decoder.prefill([causal_chunk(r, prompt[:-1], 0) for r in range(rows)])
+                prefill.append((rows, rows * (context - 1), clock(device) - started))
+                for r in range(rows):
+                    engine.submit(Turn(str(r), prompt, length))
+                engine.step()  # the prefill again, and the window's first run (eager: it warms the kernels up)
+                engine.step()  # captured as a CUDA graph on a GPU
+                started = clock(device)
+                for _ in range(args.windows):
+                    engine.step()
+                seconds = (clock(device) - started) / (args.windows * k)
+                keys = [key for kind, _, key in engine.forwards[-args.windows :] if kind == "decode"]
+                decode.append((rows, sum(keys) / len(keys), seconds))
+                failure = failure or engine.graph_failure
+            release(device)
+    with policy.merged():  # the first merge copies the base aside
+        pass
+    started = clock(device)
+    with policy.merged():
+        pass
+    return {"decode": decode, "prefill": prefill, "merge": clock(device) - started, "graphs": (failure or "on") if device.type == "cuda" else "off (CPU)"}
+
+
+def workload_step(trainer: Trainer, device: torch.device) -> dict[str, Any]:
+    """One real outer step on the paper's workload, the replies forced (paper_workload.py)."""
+    c = trainer.config
+    ids = [f"0-{s}-{r}" for s in c.step_seeds(0) for r in range(c.rollouts_per_seed)]
+    stop = trainer.policy.tokenizer.convert_tokens_to_ids("<|im_end|>")
+    sampler = ScriptedSampler(scripts(paper_shapes(), ids, trainer.policy.tokenizer, stop), c.temperature)
+    engines: list[TorchEngine] = []
+
+    def engine(policy: Any, **options: Any) -> TorchEngine:
+        engines.append(TorchEngine(policy, **(options | {"sampler": sampler})))
+        return engines[-1]
+
+    started, stats = time.perf_counter(), RolloutStats()
     if device.type == "cuda":
         torch.cuda.reset_peak_memory_stats(device)
-    started, stats = time.perf_counter(), RolloutStats()
-    episodes = trainer.rollouts(0, stats)
-    line = trainer.learn(0, episodes, stats, started, force_gate=True)
-    allocated = torch.cuda.max_memory_allocated(device) / 2**30 if device.type == "cuda" else None
-    tokens = sum(len(e.ids) for e in episodes)
-    replies = sum(len(d.token_ids) for e in episodes for d in e.decisions)
-    decisions = sum(len(e.decisions) for e in episodes)
-    del trainer, episodes
-    release(device)
+    rollouts = trainer.rollouts(0, stats, engine=engine)
+    line = trainer.learn(0, rollouts, stats, started, force_gate=True)
+    work = cost_model.Work.from_run(engines[0].forwards, engines[0].sync_every, rollouts)
+    seconds = line["seconds"]
+    seconds["commit"] = seconds["total"] - sum(seconds[p] for p in ("rollout", "reference", "critic", "update"))
+    prompts = [e.decisions[0].span[0] for e in rollouts]
+    turns = [b.span[0] - a.span[1] for e in rollouts for a, b in zip(e.decisions, e.decisions[1:])]
     return {
-        "line": line, "tokens": tokens, "replies": replies, "decisions": decisions, "encoded": stats.tokens_encoded,
-        "slots": stats.slots_encoded, "sampling": trainer_sampling(out), "allocatedGib": allocated,
+        "line": line, "seconds": seconds, "work": work, "episodes": len(rollouts), "decisions": stats.decisions,
+        "replies": sum(len(d.token_ids) for e in rollouts for d in e.decisions), "first prompt": sum(prompts) / len(prompts),
+        "turn prompt": sum(turns) / len(turns), "graphs": engines[0].graph_failure,
     }
 
 
-def trainer_sampling(run: Path) -> dict[str, Any]:
-    return json.loads((run / "settings.json").read_text())["sampling"]
+def depth_prices(point: dict[str, Any], step: dict[str, Any]) -> dict[str, Any]:
+    tokens = step["work"].scored_tokens
+    fitted = cost_model.fit_depth(point["decode"], point["prefill"], step["seconds"]["reference"] / tokens, step["seconds"]["update"] / tokens)
+    model_time = cost_model.project(step["work"], cost_model.Fitted(fitted["decode"], fitted["prefill"], 0.0, 0.0), {})
+    return fitted | {
+        "rollout other": step["seconds"]["rollout"] - model_time["decode"] - model_time["prefill"],
+        "critic": step["seconds"]["critic"], "commit": step["seconds"]["commit"],
+    }
 
 
-def projection(small: dict[str, Any], large: dict[str, Any], args: argparse.Namespace) -> str:
-    """The paper's run from the two depths; see the module's docstring for how."""
-    per_layer, outside, at_48 = {}, {}, {}
-    for part in ("rollout", "update"):
-        a, b = (seconds_of(run, part) for run in (small, large))
-        per_layer[part] = (b - a) / (args.layers_large - args.layers_small)
-        outside[part] = a - per_layer[part] * args.layers_small
-        at_48[part] = outside[part] + per_layer[part] * PAPER["layers"]
-    cohorts = -(-PAPER["episodes"] // args.episodes)
-    scale = PAPER["decisions"] / args.length
-    rollout = at_48["rollout"] * cohorts * scale
-    update = at_48["update"] * (PAPER["episodes"] / args.episodes) * scale
-    step = rollout + update
-    shorter = "" if args.length == PAPER["decisions"] else f" Episodes of {args.length} decisions, scaled to 60 linearly: attention's growth is left out."
-    return (
-        f"projected, one outer step of 25 seeds × 4 rollouts at T = 60 on a 48-layer 14B (replies of {args.new_tokens} tokens, "
-        f"cohorts of {args.episodes}): rollouts {rollout:.0f} s + reference and update {update:.0f} s = {step:.0f} s "
-        f"(target 325 s, aim 163 s); the 20-step run {PAPER['steps'] * step / 3600:.1f} h. Per layer: rollout "
-        f"{per_layer['rollout']:.2f} s, update {per_layer['update']:.2f} s; outside the layers: rollout "
-        f"{outside['rollout']:.1f} s, update {outside['update']:.1f} s.{shorter}"
+def extend(values: dict[int, float], layers: int) -> float:
+    (a, x), (b, y) = sorted(values.items())
+    return x + (y - x) / (b - a) * (layers - a)
+
+
+def report_depth(layers: int, point: dict[str, Any], step: dict[str, Any], device: torch.device) -> str:
+    s, line = step["seconds"], step["line"]
+    decode = "; ".join(f"{r} rows × {k:.0f} keys {t * 1e3:.2f} ms" for r, k, t in point["decode"])
+    prefill = "; ".join(f"{r} × {n // r} tokens {t * 1e3:.1f} ms" for r, n, t in point["prefill"])
+    memory = " · ".join(
+        f"{phase} {m['allocatedMb'] / 1024:.1f} GiB allocated ({m['reservedMb'] / 1024:.1f} reserved)" if "allocatedMb" in m else f"{phase} {m['rssMb'] / 1024:.1f} GiB RSS"
+        for phase, m in line["memoryMb"].items()
     )
-
-
-def seconds_of(result: dict[str, Any], part: str) -> float:
-    """A step's rollout seconds, or its reference pass and update together."""
-    seconds = result["line"]["seconds"]
-    return seconds["rollout"] if part == "rollout" else seconds["reference"] + seconds["update"]
-
-
-def report(name: str, result: dict[str, Any], device: torch.device) -> str:
-    line, seconds = result["line"], result["line"]["seconds"]
-    rollout_rate = result["encoded"] / seconds["rollout"]
-    generated_rate = result["replies"] / seconds["rollout"]
-    update_rate = result["tokens"] / seconds["update"]
+    weights = line["importanceWeights"]
     return (
-        f"{name}: ratio at the first update 1 (the update's own log-probs); the sampler's log-probs against the update's: "
-        f"max |π_update / π_sampler − 1| = {line['samplerDeviation']:.2e}; rollouts "
-        f"{seconds['rollout']:.1f} s ({result['decisions']} decisions, {rollout_rate:.0f} tokens/s encoded, {generated_rate:.0f} "
-        f"tokens/s sampled, {line['tokensEncodedPerDecision']:.0f} tokens and {line['slotsEncodedPerDecision']:.0f} positions "
-        f"with padding encoded per decision); reference {seconds['reference']:.1f} s; "
-        f"update {seconds['update']:.1f} s ({update_rate:.0f} tokens/s forward and backward); peak "
-        f"{peak(result, device)}; kl {line['meanKl']:.4f}, entropy {line['entropy']:.2f}"
+        f"{layers} layers: decoding step {decode}; prefill {prefill}; merge and restore {point['merge']:.2f} s; graphs {point['graphs']}\n"
+        f"  workload: {step['episodes']} episodes, {step['decisions']} decisions, {step['replies']} reply tokens, "
+        f"{step['work'].decode_steps} decoding steps in {len(step['work'].decode)} windows, {step['work'].prefill_tokens} prefill tokens in "
+        f"{len(step['work'].prefill)} forwards, {step['work'].scored_tokens} tokens scored; seconds: rollout {s['rollout']:.1f}, "
+        f"reference {s['reference']:.1f}, critic {s['critic']:.1f}, update {s['update']:.1f}, commit and writes {s['commit']:.1f}, "
+        f"total {s['total']:.1f}; slots per token {line['slotsPerToken']:.3f}; importance weights {weights['min']:.4f}–{weights['max']:.4f} "
+        f"(mean {weights['mean']:.4f}, capped {weights['capped']:.1%}); sampler gap {line['samplerDeviation']:.2e}\n  memory: {memory}"
     )
-
-
-def peak(result: dict[str, Any], device: torch.device) -> str:
-    held = result["line"]["peakMemoryMb"] / 1024
-    if device.type != "cuda":
-        return f"{held:.1f} GiB RSS"
-    return f"{held:.1f} GiB GPU held by the allocator ({result['allocatedGib']:.1f} GiB allocated)"
-
-
-def attention_backends() -> str:
-    kernels = {"flash": torch.backends.cuda.flash_sdp_enabled(), "memory-efficient": torch.backends.cuda.mem_efficient_sdp_enabled(),
-               "cuDNN": torch.backends.cuda.cudnn_sdp_enabled(), "math": torch.backends.cuda.math_sdp_enabled()}
-    return ", ".join(f"{name} {'on' if on else 'off'}" for name, on in kernels.items())
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
     parser.add_argument("--kit", type=Path, default=KIT, help="the kit (npm run rl:gpu-kit)")
-    parser.add_argument("--episodes", type=int, default=16, help="episodes of the step (one cohort); a multiple of 4")
-    parser.add_argument("--length", type=int, default=60, help="decisions per episode (the paper's 60)")
-    parser.add_argument("--new-tokens", type=int, default=96, help="the reply limit (random weights rarely stop before it)")
-    parser.add_argument("--update-batch", type=int, default=4)
-    parser.add_argument("--layers-small", type=int, default=2)
-    parser.add_argument("--layers-large", type=int, default=6)
     parser.add_argument("--kit-env", action="store_true", help="run the kit's environment even where the project's is built")
+    parser.add_argument("--layers", type=int, nargs=2, default=[2, 6], help="the two depths measured")
+    parser.add_argument("--episodes", type=int, default=100, help="episodes of the workload step (the paper's 100; a multiple of 4)")
+    parser.add_argument("--rows", type=int, nargs="+", default=[8, 32, 100], help="rows of the decoding points")
+    parser.add_argument("--contexts", type=int, nargs="+", default=[512, 1536], help="context lengths of the decoding points")
+    parser.add_argument("--windows", type=int, default=4, help="decoding windows timed per point")
     args = parser.parse_args()
     if args.device == "cuda" and not torch.cuda.is_available():
         print("skipped: no GPU")
@@ -234,36 +267,72 @@ def main() -> int:
     import transformers
 
     transformers.logging.set_verbosity_error()  # the cut model's unused layers are expected, not news
+    nf4 = device.type == "cuda" and importlib.util.find_spec("bitsandbytes") is not None
+    base = "NF4 (bitsandbytes; the adapter applied unmerged)" if nf4 else ("bf16, LoRA merged for rollouts (bitsandbytes absent)" if device.type == "cuda" else "fp32 (CPU)")
     gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else "CPU"
-    print(f"{gpu}; torch {torch.__version__}, transformers {transformers.__version__}, peft {peft.__version__}; "
-          f"bitsandbytes {'present' if _has('bitsandbytes') else 'absent: the base runs in bf16'}", flush=True)
+    print(f"{gpu}; torch {torch.__version__}, transformers {transformers.__version__}, peft {peft.__version__}; base {base}; "
+          f"workload: {SOURCE}", flush=True)
     started = time.perf_counter()
+    measured: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="gpu-check-") as scratch:
         directory = Path(scratch) / "qwen2.5-shaped"
-        write_model(directory, args.kit, shape, args.layers_large, device)
-        print(f"wrote {directory.name} ({args.layers_large} layers of width {shape['hidden_size']}, random bf16) in "
-              f"{time.perf_counter() - started:.0f} s", flush=True)
+        write_model(directory, args.kit, shape, max(args.layers), device)
+        print(f"wrote {max(args.layers)} layers of width {shape['hidden_size']} (random bf16) in {time.perf_counter() - started:.0f} s", flush=True)
         with EnvClient(environment(args.kit, Path(scratch), args.kit_env)) as env:
-            results = {}
-            for layers in (args.layers_small, args.layers_large):
-                results[layers] = run_step(directory, layers, args, env, device)
-                if layers == args.layers_small:
-                    sampling = results[layers]["sampling"]
-                    print(f"generation config used: {json.dumps(sampling)}", flush=True)
-                    if device.type == "cuda":
-                        print(f"attention backends enabled: {attention_backends()}", flush=True)
-                print(report(f"{layers} layers, {args.episodes} episodes × {args.length} decisions", results[layers], device), flush=True)
-            constrained = run_step(directory, args.layers_small, args, env, device, constrained=True)
-            print(report(f"{args.layers_small} layers, constrained, {args.episodes} episodes × 10 decisions", constrained, device), flush=True)
-    print(projection(results[args.layers_small], results[args.layers_large], args))
+            for layers in args.layers:
+                trainer = trainer_for(directory, layers, args, env, device)
+                if layers == args.layers[0]:
+                    print(f"the trainer's {describe(trainer.sampling)} (this check forces its replies)", flush=True)
+                point = points(trainer, args, device)
+                step = workload_step(trainer, device)
+                measured[layers] = {"point": point, "step": step, "prices": depth_prices(point, step)}
+                print(report_depth(layers, point, step, device), flush=True)
+                del trainer
+                release(device)
+    print(projection(measured, device))
     print(f"total {time.perf_counter() - started:.0f} s")
     return 0
 
 
-def _has(module: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(module) is not None
+def projection(measured: dict[int, dict[str, Any]], device: torch.device) -> str:
+    """The 14B from the two depths: its prices, the paper's workload and the worst case, memory, floors."""
+    model = cost_model.QWEN25_14B
+    prices = cost_model.Fitted.at(PAPER_LAYERS, {layers: m["prices"] for layers, m in measured.items()})
+    fixed = {name: extend({layers: m["prices"][name] for layers, m in measured.items()}, PAPER_LAYERS) for name in ("rollout other", "critic", "commit")}
+    step = measured[min(measured)]["step"]
+    paper = cost_model.project(step["work"], prices, fixed)
+    peaks = {
+        phase: extend({layers: m["step"]["line"]["memoryMb"][phase].get("allocatedMb", 0.0) * 2**20 for layers, m in measured.items()}, PAPER_LAYERS)
+        for phase in ("rollout", "reference", "update")
+    }
+    activations = max(0.0, peaks["update"] - 2 * model.params - 16 * model.lora_params)
+    card = cost_model.H100
+    config_memory = cost_model.memory(model, card, step["episodes"], CONTEXT, activations)
+    longest = round(step["first prompt"] + 59 * step["turn prompt"] + 60 * 512)
+    slots = cost_model.slots_that_fit(model, card, longest, reserve=activations)
+    worst = cost_model.Work.uniform(step["episodes"], 60, 512, round(step["first prompt"]), round(step["turn prompt"]), max(slots, 1))
+    worst_phases = cost_model.project(worst, prices, fixed)
+    floors = {c.name: cost_model.project(step["work"], cost_model.Roofline(model, c), {}) for c in (cost_model.H100, cost_model.H200)}
+    coefficients = (
+        f"decoding step {prices.decode[0] * 1e3:.2f} ms + {prices.decode[1] * 1e6:.1f} µs a row + {prices.decode[2] * 1e9:.2f} ns a row-key; "
+        f"prefill {prices.prefill_[0] * 1e3:.1f} ms + {prices.prefill_[1] * 1e3:.2f} ms a slot + {prices.prefill_[2] * 1e6:.1f} µs a token; "
+        f"reference {prices.reference_ * 1e6:.1f} µs and update {prices.update_ * 1e6:.1f} µs a scored token; "
+        + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in fixed.items())
+    )
+    gib = lambda x: f"{x / cost_model.GIB:.1f} GiB"  # noqa: E731
+    where = "this GPU" if device.type == "cuda" else "the CPU (a tiny shape: the figures test the path, they project nothing)"
+    return (
+        f"projected to {PAPER_LAYERS} layers (Qwen2.5-14B) from the two depths on {where}; inputs: {coefficients}\n"
+        f"  the paper's workload (step 0 of Run 2): {cost_model.describe(paper)}\n"
+        f"  the worst case (60 decisions of 512-token replies, {worst.longest} tokens an episode, {max(slots, 1)} at a time on an "
+        f"80 GB card): {cost_model.describe(worst_phases)}\n"
+        f"  memory on an 80 GB card at generationBatch {step['episodes']} × rolloutContext {CONTEXT}: weights {gib(config_memory['weights'])} "
+        f"+ KV {gib(config_memory['kv'])} + adapter and optimizer {gib(config_memory['adapter and optimizer'])}; update activations "
+        f"{gib(activations)}; peaks by phase (allocated, extended) " + ", ".join(f"{p} {gib(v)}" for p, v in peaks.items())
+        + f": {'fits' if config_memory['fits'] else 'does not fit'}\n"
+        f"  floors of the paper's workload (bandwidth and bf16 rate, no overhead): "
+        + "; ".join(f"{name} {cost_model.describe(f)}" for name, f in floors.items())
+    )
 
 
 if __name__ == "__main__":

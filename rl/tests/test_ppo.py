@@ -23,8 +23,7 @@ def test_update_moves_the_adapter_only_and_lowers_the_loss(env: EnvClient, tiny:
     torch.manual_seed(1)
     episodes = run_rollouts(
         policy, env, config.env, [(f"e{i}", 9000 + i // 2, i % 2) for i in range(4)],
-        constrained=mode == "constrained", temperature=1.2, max_new_tokens=6, batch=3,
-        generator=torch.Generator().manual_seed(1),
+        constrained=mode == "constrained", temperature=1.2, max_new_tokens=6, slots=3, context=config.rollout_context, seed=1,
     )
     for e in episodes:
         with torch.no_grad():
@@ -47,5 +46,6 @@ def test_update_moves_the_adapter_only_and_lowers_the_loss(env: EnvClient, tiny:
     assert changed and all("lora_" in n for n in changed)
     assert any("lora_B" in n for n in changed)
     assert batch_loss(policy, episodes, advantages, reference, config) < loss_before
-    with torch.no_grad(), policy.reference():
-        assert torch.equal(torch.cat([decision_logprobs(policy, e, config) for e in episodes]), torch.stack([u.mean() for r in reference for u in r]))
+    with torch.no_grad(), policy.reference():  # the reference is the policy with the adapter off (batched otherwise: rounding apart)
+        off = torch.cat([decision_logprobs(policy, e, config) for e in episodes])
+        assert torch.allclose(off, torch.stack([u.mean() for r in reference for u in r]), rtol=0, atol=1e-5)

@@ -17,7 +17,7 @@ from allocbench_rl.checkpoint import RunDir
 from allocbench_rl.config import Config, ConfigError
 from allocbench_rl.env import EnvClient
 
-TIMINGS = ("seconds", "peakMemoryMb")
+TIMINGS = ("seconds", "memoryMb")
 
 
 class Killed(Exception):

@@ -11,11 +11,12 @@ import torch
 
 from allocbench_rl.chat import tool_call_text
 from allocbench_rl.config import Config
-from allocbench_rl.engine import Sampled, TorchEngine
+from allocbench_rl.engine import Sampled, TorchEngine, Turn
 from allocbench_rl.env import EnvClient
 from allocbench_rl.model import Policy, load_policy
 from allocbench_rl.ppo import decision_logprobs
 from allocbench_rl.rollout import RolloutStats, run_rollouts
+from allocbench_rl.sampling import make_sampler
 
 RUNGS = ["R0", "probe", "R1", "R2"]
 
@@ -24,8 +25,8 @@ def play(policy: Policy, env: EnvClient, config: Config, **options: object) -> t
     stats = RolloutStats()
     episodes = run_rollouts(
         policy, env, config.env, [(f"e{i}", 9000 + i, 0) for i in range(3)],
-        constrained=config.decision_mode == "constrained", temperature=1.2, max_new_tokens=config.max_new_tokens, batch=2,
-        generator=torch.Generator().manual_seed(0), stats=stats, **options,
+        constrained=config.decision_mode == "constrained", temperature=1.2, max_new_tokens=config.max_new_tokens, slots=2,
+        context=config.rollout_context, seed=0, stats=stats, **options,
     )
     return episodes, stats
 
@@ -52,13 +53,33 @@ class CallingInText:
     """A rollout engine that answers every turn with a tool call written in its text, as a local model
     without tool support does: the env recovers the call and echoes it back as a structured one."""
 
-    def __init__(self, policy: Policy, episode_ids: list[str], *_: object):
-        self.policy, self.tokens_encoded, self.slots_encoded = policy, 0, 0
+    def __init__(self, policy: Policy, *, slots: int, **_: object):
+        self.policy, self.slots, self.tokens_encoded, self.slots_encoded = policy, slots, 0, 0
         self.end = policy.tokenizer.convert_tokens_to_ids("<|im_end|>")
+        self.open: set[str] = set()
+        self.turns: list[Turn] = []
 
-    def sample(self, prompts: dict[str, list[int]], max_new_tokens: int) -> dict[str, Sampled]:
+    def __enter__(self) -> CallingInText:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        pass
+
+    def free_slots(self) -> int:
+        return self.slots - len(self.open)
+
+    def submit(self, turn: Turn) -> None:
+        self.open.add(turn.id)
+        self.turns.append(turn)
+
+    def finish(self, id: str) -> None:
+        self.open.remove(id)
+
+    def step(self) -> dict[str, Sampled]:
         ids = self.policy.renderer.encode("Keeping this one.\n" + tool_call_text(self.name, self.arguments)) + [self.end]
-        return {id: Sampled(ids, [-1.0] * len(ids), True) for id in prompts}
+        done = {turn.id: Sampled(ids, [-1.0] * len(ids), True) for turn in self.turns}
+        self.turns = []
+        return done
 
 
 @pytest.mark.parametrize(("rung", "name", "arguments"), [("probe", "keep", {}), ("R1", "claim_solver", {}), ("R2", "claim_solver", {"code": "def solve(inputs): return 0.0"})])
@@ -85,7 +106,11 @@ def _tools(env: EnvClient, config: Config) -> list[dict]:
 
 def test_the_torch_engine_refuses_a_conversation_that_does_not_extend(tiny: Callable[..., Config]) -> None:
     policy = load_policy(tiny().model, torch.device("cpu"), seed=0)
-    engine = TorchEngine(policy, ["a"], 1.0, torch.Generator().manual_seed(0), 1.0)
-    engine.sample({"a": [1, 2, 3]}, 2)
-    with pytest.raises(ValueError, match="does not extend"):
-        engine.sample({"a": [1, 9, 3, 4]}, 2)
+    with TorchEngine(policy, slots=1, capacity=64, sampler=make_sampler("neutral", 1.0, 1.0), seed=0) as engine:
+        engine.submit(Turn("a", [1, 2, 3], 2))
+        while not engine.step():
+            pass
+        with pytest.raises(ValueError, match="does not extend"):
+            engine.submit(Turn("a", [1, 9, 3, 4], 2))
+        with pytest.raises(ValueError, match="more than the 64 of a slot"):
+            engine.submit(Turn("a", engine.rows[0].known + [5], 64))

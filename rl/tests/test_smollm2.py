@@ -23,7 +23,7 @@ def test_smollm2_gguf_rollout_and_update(env: EnvClient, gguf: Path) -> None:
     assert policy.model.get_base_model().config.num_hidden_layers == 30
     episodes = run_rollouts(
         policy, env, config.env, [("a", 9000, 0), ("b", 9000, 1)],
-        constrained=True, temperature=1.2, max_new_tokens=8, batch=2, generator=torch.Generator().manual_seed(0),
+        constrained=True, temperature=1.2, max_new_tokens=8, slots=2, context=config.rollout_context, seed=0,
     )
     assert all(e.decisions and sum(d.reward for d in e.decisions) == e.items for e in episodes)
     with torch.no_grad():

@@ -10,7 +10,7 @@ import { summarizeArm } from '../../analysis/stats/arm-summary.js';
 import { parseCsv } from '../paper-values/paper-values.js';
 import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { resultsTable } from '../../cli/print-results.js';
-import { readRunResults } from '../../cli/run-results.js';
+import { readRunResults } from '../../analysis/run-results.js';
 
 // Streams of 20 items: policy/optimal's table solves in a fraction of a second (at 60 items it takes a minute).
 const dir = mkdtempSync(join(tmpdir(), 'allocbench-online-'));

@@ -6,8 +6,8 @@ import { runLayout } from '../../run-store/run-layout.js';
 import { writeSyntheticRun } from '../../bench/synthetic-runs.js';
 import { runCli } from './run-cli.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
-import { spendProgress } from '../../cli/sweep-progress.js';
-import { RunIndex } from '../../cli/viewer/run-index.js';
+import { spendProgress } from '../../client/sweep-progress.js';
+import { RunIndex } from '../../viewer/run-index.js';
 
 describe('allocbench status', () => {
   it('counts sessions finished, in flight (begun, no summary yet) and waiting (not begun)', () => {

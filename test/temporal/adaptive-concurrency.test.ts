@@ -4,7 +4,7 @@ import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
-import type { AuditReport } from '../../cli/audit-report.js';
+import type { AuditReport } from '../../analysis/audit-report.js';
 import { startLoopback, type RecordedRequest, type Scripted } from '../activities/providers/loopback.js';
 import { chatCompletion, functionCall, openAiError } from '../activities/providers/wire.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';

@@ -13,7 +13,7 @@ import type { SweepConfig } from '../../core/sweep/sweep-config.js';
 import { parsePolicyAgent } from '../../activities/providers/policy-provider.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import type { SessionSummary } from '../../run-store/session-summary.js';
-import { runSweep } from '../../cli/sweep-runner.js';
+import { runSweep } from '../../client/run-sweep.js';
 import type { DevServer } from '../../infra/dev-server.js';
 import { workflowCode } from '../../workers/create-workers.js';
 import { createNamespace, startTestServer } from './test-servers.js';

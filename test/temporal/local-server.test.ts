@@ -5,7 +5,7 @@ import { formatReminder } from '../../core/rungs/format-reminder.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import type { AttemptRecord, TurnRecord } from '../../run-store/transcript.js';
-import type { AuditReport } from '../../cli/audit-report.js';
+import type { AuditReport } from '../../analysis/audit-report.js';
 import { registerAudit } from '../../cli/commands/audit.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { chatCompletion, functionCall } from '../activities/providers/wire.js';

@@ -6,7 +6,7 @@ import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import type { SessionSpec } from '../../core/sweep/session-spec.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
-import type { AuditReport } from '../../cli/audit-report.js';
+import type { AuditReport } from '../../analysis/audit-report.js';
 import { startLoopback, type RecordedRequest } from '../activities/providers/loopback.js';
 import { chatCompletion, functionCall } from '../activities/providers/wire.js';
 import { decisionsOf, ownServerForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import type { AttemptRecord } from '../../run-store/transcript.js';
-import { auditRun } from '../../cli/audit-report.js';
-import { readRunResults } from '../../cli/run-results.js';
+import { auditRun } from '../../analysis/audit-report.js';
+import { readRunResults } from '../../analysis/run-results.js';
 import { decisionTurns, serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
 const temporal = serverForThisFile();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import type { AuditReport } from '../../cli/audit-report.js';
+import type { AuditReport } from '../../analysis/audit-report.js';
 import { startLoopback, type RecordedRequest, type Scripted } from '../activities/providers/loopback.js';
 import { chatCompletion, functionCall } from '../activities/providers/wire.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';

@@ -10,7 +10,7 @@ import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { generateStream } from '../../core/stream/generate-stream.js';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { runLayout } from '../../run-store/run-layout.js';
-import { readRunResults } from '../../cli/run-results.js';
+import { readRunResults } from '../../analysis/run-results.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import {
   decisionsOf,

@@ -8,7 +8,7 @@ import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { freePort } from '../../infra/ports.js';
 import { decisionsOf, inProcessDecisions, summaryOf, transcriptOf } from './harness.js';
 import { exited, killGroup, startCli, until } from './processes.js';
-import { RunIndex } from '../../cli/viewer/run-index.js';
+import { RunIndex } from '../../viewer/run-index.js';
 import { runCli } from '../cli/run-cli.js';
 
 /*

@@ -13,7 +13,7 @@ import { sessionDirName, sessionKey, type SessionSpec } from '../../core/sweep/s
 import { parseSweepConfig, type SweepConfig } from '../../core/sweep/sweep-config.js';
 import { launchHeadlessChromium } from '../../infra/headless-chromium.js';
 import { runLayout } from '../../run-store/run-layout.js';
-import { turnOptima } from '../../cli/viewer/turn-optimum.js';
+import { turnOptima } from '../../viewer/turn-optimum.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { serverForThisFile, summaryOf, sweepOn } from '../temporal/harness.js';
 import { cliPath } from '../../infra/project-root.js';

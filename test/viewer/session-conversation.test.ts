@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptRecord, TranscriptRecord, TurnRecord } from '../../run-store/transcript.js';
-import { conversationOf, retried } from '../../cli/viewer/session-conversation.js';
+import { conversationOf, retried } from '../../viewer/session-conversation.js';
 
 const usage = { inputTokens: 10, outputTokens: 2, cachedInputTokens: 0 };
 const attempt = (t: number, n: number, outcome: AttemptRecord['outcome'], activityAttempt = n): AttemptRecord => ({

@@ -5,7 +5,7 @@ import { commitAtK } from '../../core/policies/commit-at-k.js';
 import { runSession } from '../../core/session/run-session.js';
 import { generateStream } from '../../core/stream/generate-stream.js';
 import { parseStreamConfig } from '../../core/stream/stream-config.js';
-import { turnOptima } from '../../cli/viewer/turn-optimum.js';
+import { turnOptima } from '../../viewer/turn-optimum.js';
 
 const stream = parseStreamConfig({ length: 14 });
 const classes = generateStream(2003, stream).items.map((item) => FAMILY_NAMES.indexOf(item.family));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecutionRecord, LoopStepRecord } from '../../../run-store/transcript.js';
-import { conversationOf } from '../../../cli/viewer/session-conversation.js';
-import { entryView } from '../../../cli/viewer/pages/entry-view.js';
+import { conversationOf } from '../../../viewer/session-conversation.js';
+import { entryView } from '../../../viewer/pages/entry-view.js';
 
 const step: LoopStepRecord = {
   type: 'loop-step',

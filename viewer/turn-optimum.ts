@@ -1,9 +1,9 @@
-import { FAMILY_NAMES } from '../../core/families/family.js';
-import { optimalChoice, recipeOf } from '../../core/policies/optimal.js';
-import type { DecisionRecord } from '../../core/session/session-record.js';
-import type { Action } from '../../core/session/session-state.js';
-import { SessionWalk } from '../../core/session/session-walk.js';
-import type { SessionSpec } from '../../core/sweep/session-spec.js';
+import { FAMILY_NAMES } from '../core/families/family.js';
+import { optimalChoice, recipeOf } from '../core/policies/optimal.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import type { Action } from '../core/session/session-state.js';
+import { SessionWalk } from '../core/session/session-walk.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
 
 /** What policy/optimal would do in the state of one decision turn, and what the session's decision cost against it. */
 export interface TurnOptimum {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
-import { InputError } from '../../core/errors.js';
+import { InputError } from '../core/errors.js';
 import { RunCatalog } from './run-catalog.js';
 import { viewerApp } from './server.js';
 import type { TemporalUi } from './temporal-ui.js';

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isObjectStoreLocation } from '../../run-store/run-location.js';
-import type { Manifest } from '../../run-store/manifest-record.js';
-import type { SessionSpec } from '../../core/sweep/session-spec.js';
-import { sessionKey } from '../../core/sweep/session-spec.js';
-import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
-import type { RunStore } from '../../run-store/run-store.js';
+import { isObjectStoreLocation } from '../run-store/run-location.js';
+import type { Manifest } from '../run-store/manifest-record.js';
+import type { SessionSpec } from '../core/sweep/session-spec.js';
+import { sessionKey } from '../core/sweep/session-spec.js';
+import { sweepWorkflowId } from '../workflows/workflow-ids.js';
+import type { RunStore } from '../run-store/run-store.js';
 
 /** A Temporal Web UI and the namespace the run's workflows are in. */
 export interface TemporalUi {

@@ -1,10 +1,10 @@
-import type { DecisionRecord } from '../../core/session/session-record.js';
-import { classSequence } from '../../core/stream/stream.js';
-import { CorruptRunDataError } from '../../run-store/corrupt-data.js';
-import type { TornLine } from '../../run-store/json-files.js';
-import type { RunStore, TranscriptPosition } from '../../run-store/run-store.js';
-import type { SessionSummary } from '../../run-store/session-summary.js';
-import type { TranscriptRecord } from '../../run-store/transcript.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import { classSequence } from '../core/stream/stream.js';
+import { CorruptRunDataError } from '../run-store/corrupt-data.js';
+import type { TornLine } from '../run-store/json-files.js';
+import type { RunStore, TranscriptPosition } from '../run-store/run-store.js';
+import type { SessionSummary } from '../run-store/session-summary.js';
+import type { TranscriptRecord } from '../run-store/transcript.js';
 import type { IndexedSession, RunIndex } from './run-index.js';
 import { conversationOf, type Conversation } from './session-conversation.js';
 import { creditsOf } from './stream-credits.js';

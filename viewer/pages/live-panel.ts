@@ -1,4 +1,4 @@
-import { SESSION_STATES, STATE_WORDS, type SessionState } from '../../../run-store/session-states.js';
+import { SESSION_STATES, STATE_WORDS, type SessionState } from '../../run-store/session-states.js';
 import type { LiveCounts } from '../run-index.js';
 import { html, usd, type Html } from './markup.js';
 

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { defaultCacheDir } from '../../analysis/stream-values-cache.js';
-import { openRunStore } from '../../run-store/open-run-store.js';
-import { onlineOptimaOf } from '../run-results.js';
+import { defaultCacheDir } from '../analysis/stream-values-cache.js';
+import { openRunStore } from '../run-store/open-run-store.js';
+import { onlineOptimaOf } from '../analysis/run-results.js';
 import type { OptimumJob } from './optimum-jobs.js';
 import { turnOptima } from './turn-optimum.js';
 

@@ -20,7 +20,7 @@ import type { SweepProgress } from '../workflows/sweep-progress.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { withProgressBar } from './sweep-progress.js';
 import { cancelledWorkflow, workflowResult } from '../infra/workflow-result.js';
-import { SweepCancelledError } from './exit-status.js';
+import { SweepCancelledError } from '../cli/exit-status.js';
 
 export interface SweepRunOptions {
   /** Absolute, or s3://bucket/prefix: activities on other machines must reach the same run (shared storage or a bucket). */

@@ -1,14 +1,14 @@
-import { FAMILY_NAMES } from '../../../core/families/family.js';
-import { agentName } from '../../../core/sweep/session-spec.js';
-import { cellRow, CELL_COLUMNS } from '../../print-results.js';
-import type { CellResult } from '../../run-results.js';
+import { FAMILY_NAMES } from '../../core/families/family.js';
+import { agentName } from '../../core/sweep/session-spec.js';
+import { cellRow, CELL_COLUMNS } from '../../cli/print-results.js';
+import type { CellResult } from '../../analysis/run-results.js';
 import { waitingLine, type RunCatalog } from '../run-catalog.js';
 import type { LiveCounts, RunIndex } from '../run-index.js';
 import type { SearchResult, SessionFilter } from '../session-search.js';
 import { livePanel } from './live-panel.js';
 import { html, page, query, type Html } from './markup.js';
 import { cellsTable, sessionsTable } from './tables.js';
-import { SESSION_STATES } from '../../../run-store/session-states.js';
+import { SESSION_STATES } from '../../run-store/session-states.js';
 
 /** Sessions a page lists at most; the rest are a page away. */
 export const SESSIONS_PER_PAGE = 100;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { costOf } from '../../activities/providers/prices.js';
-import { estimateSweep } from '../../cli/cost-estimate.js';
-import { runCliWith } from './run-cli.js';
+import { estimateSweep } from '../../client/cost-estimate.js';
+import { runCliWith } from '../cli/run-cli.js';
 
 const HAIKU = { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 };
 

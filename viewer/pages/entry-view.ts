@@ -1,8 +1,8 @@
 import hljs from 'highlight.js/lib/core';
 import javascript from 'highlight.js/lib/languages/javascript';
-import type { ModelReply, ToolCall } from '../../../core/chat/messages.js';
-import type { LoopCall } from '../../../core/scripts/read-loop-calls.js';
-import { callsOfStep, countedTokens, type AttemptRecord, type ExecutionRecord } from '../../../run-store/transcript.js';
+import type { ModelReply, ToolCall } from '../../core/chat/messages.js';
+import type { LoopCall } from '../../core/scripts/read-loop-calls.js';
+import { callsOfStep, countedTokens, type AttemptRecord, type ExecutionRecord } from '../../run-store/transcript.js';
 import type { CallEntry, Entry, OpenEntry, TurnEntry } from '../session-conversation.js';
 import { retried } from '../session-conversation.js';
 import type { TurnOptimum } from '../turn-optimum.js';

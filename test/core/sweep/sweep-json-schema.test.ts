@@ -3,10 +3,10 @@ import { dirname, join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
-import { projectRoot } from '../../infra/project-root.js';
-import { SWEEP_SCHEMA_FILE, sweepJsonSchema, sweepJsonSchemaText } from '../../cli/sweep-json-schema.js';
-import { runCli } from './run-cli.js';
+import { parseSweepConfig } from '../../../core/sweep/sweep-config.js';
+import { projectRoot } from '../../../infra/project-root.js';
+import { SWEEP_SCHEMA_FILE, sweepJsonSchema, sweepJsonSchemaText } from '../../../core/sweep/sweep-json-schema.js';
+import { runCli } from '../../cli/run-cli.js';
 
 const root = projectRoot();
 const schemaPath = join(root, SWEEP_SCHEMA_FILE);

@@ -1,6 +1,6 @@
-import { CorruptRunDataError } from '../../run-store/corrupt-data.js';
-import { inBatches } from '../../run-store/in-batches.js';
-import type { TranscriptRecord } from '../../run-store/transcript.js';
+import { CorruptRunDataError } from '../run-store/corrupt-data.js';
+import { inBatches } from '../run-store/in-batches.js';
+import type { TranscriptRecord } from '../run-store/transcript.js';
 import type { IndexedSession, RunIndex } from './run-index.js';
 
 /** What a search asks of a session: every field set must hold. */

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { projectRoot } from '../../infra/project-root.js';
-import type { DecisionRecord } from '../../core/session/session-record.js';
-import type { SummaryCore } from '../run-results.js';
+import { projectRoot } from '../infra/project-root.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import type { SummaryCore } from '../analysis/run-results.js';
 import type { OptimumSetting, TurnOptimum } from './turn-optimum.js';
 
 /** What the optimum's thread is asked. */

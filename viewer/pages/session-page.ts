@@ -1,5 +1,5 @@
-import { describeTornLine, type TornLine } from '../../../run-store/json-files.js';
-import type { SessionSummary } from '../../../run-store/session-summary.js';
+import { describeTornLine, type TornLine } from '../../run-store/json-files.js';
+import type { SessionSummary } from '../../run-store/session-summary.js';
 import type { IndexedSession, RunIndex } from '../run-index.js';
 import { retried, settledEntries, type Conversation, type Entry } from '../session-conversation.js';
 import { anchorOf, entryView } from './entry-view.js';

@@ -1,4 +1,4 @@
-import type { SplitRole } from '../../core/rungs/rung.js';
+import type { SplitRole } from '../core/rungs/rung.js';
 import {
   attemptKey,
   runKey,
@@ -11,7 +11,7 @@ import {
   type SessionStartRecord,
   type TranscriptRecord,
   type TurnRecord,
-} from '../../run-store/transcript.js';
+} from '../run-store/transcript.js';
 
 /** A decision turn with every provider call it took. */
 export interface TurnEntry {

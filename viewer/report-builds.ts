@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { cliPath } from '../../infra/project-root.js';
+import { cliPath } from '../infra/project-root.js';
 
 /** A run's report as the viewer knows it. */
 export type ReportState =

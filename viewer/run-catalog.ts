@@ -1,6 +1,6 @@
-import { InputError } from '../../core/errors.js';
-import { runsOnTheirWay, runsUnder } from '../../run-store/open-run-store.js';
-import { resolveRunLocation } from '../../run-store/run-location.js';
+import { InputError } from '../core/errors.js';
+import { runsOnTheirWay, runsUnder } from '../run-store/open-run-store.js';
+import { resolveRunLocation } from '../run-store/run-location.js';
 import { RunIndex } from './run-index.js';
 
 /** A location the viewer was given: a run, or a folder that holds runs or is waited for. */

@@ -1,8 +1,8 @@
-import { CELL_COLUMNS, CELL_LEGEND, CELL_TEXT_COLUMNS, cellRow } from '../../print-results.js';
-import type { CellResult } from '../../run-results.js';
+import { CELL_COLUMNS, CELL_LEGEND, CELL_TEXT_COLUMNS, cellRow } from '../../cli/print-results.js';
+import type { CellResult } from '../../analysis/run-results.js';
 import type { IndexedSession } from '../run-index.js';
 import { html, usd, type Html } from './markup.js';
-import { STATE_WORDS } from '../../../run-store/session-states.js';
+import { STATE_WORDS } from '../../run-store/session-states.js';
 
 /** The rows of the cells table, each linking its cell: the CLI's columns (cellRow), so no metric is computed twice. */
 export function cellRows(runHref: string, cells: readonly CellResult[]): Html {

@@ -1,15 +1,15 @@
-import { InputError } from '../../core/errors.js';
-import { armKeyOf, groupByArm, type ArmKey } from '../../analysis/arms.js';
-import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { sessionDirName, sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
-import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
-import type { Manifest } from '../../run-store/manifest-record.js';
-import { readManifest } from '../../run-store/manifest.js';
-import { openRunStore } from '../../run-store/open-run-store.js';
-import { providerConcurrency, type ProviderConcurrency } from '../../run-store/provider-concurrency.js';
-import type { RunStore } from '../../run-store/run-store.js';
-import { countStates, readSessionStates, type SessionState } from '../../run-store/session-states.js';
-import { cellResults, type CellResult, type SummaryCore } from '../run-results.js';
+import { InputError } from '../core/errors.js';
+import { armKeyOf, groupByArm, type ArmKey } from '../analysis/arms.js';
+import { expandSweep } from '../core/sweep/expand-sweep.js';
+import { sessionDirName, sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
+import { parseSweepConfig } from '../core/sweep/sweep-config.js';
+import type { Manifest } from '../run-store/manifest-record.js';
+import { readManifest } from '../run-store/manifest.js';
+import { openRunStore } from '../run-store/open-run-store.js';
+import { providerConcurrency, type ProviderConcurrency } from '../run-store/provider-concurrency.js';
+import type { RunStore } from '../run-store/run-store.js';
+import { countStates, readSessionStates, type SessionState } from '../run-store/session-states.js';
+import { cellResults, type CellResult, type SummaryCore } from '../analysis/run-results.js';
 
 /** Where a session stands, as the viewer lists it: the run store's state, once read. */
 export type ViewedState = SessionState | 'not read yet';

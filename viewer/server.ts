@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { extname, join, normalize, sep } from 'node:path';
 import { Hono, type Context } from 'hono';
-import { sessionDirName } from '../../core/sweep/session-spec.js';
-import { projectRoot } from '../../infra/project-root.js';
-import type { CellResult } from '../run-results.js';
+import { sessionDirName } from '../core/sweep/session-spec.js';
+import { projectRoot } from '../infra/project-root.js';
+import type { CellResult } from '../analysis/run-results.js';
 import { OptimumJobs } from './optimum-jobs.js';
 import { comparePage, type CompareSide } from './pages/compare-page.js';
 import { cellRows } from './pages/tables.js';
@@ -20,7 +20,7 @@ import type { IndexedSession, RunIndex } from './run-index.js';
 import { SessionReader, type SessionData } from './session-data.js';
 import { searchSessions, type SessionFilter } from './session-search.js';
 import { temporalUiFor, workflowLink, type TemporalUi } from './temporal-ui.js';
-import { isMeasured } from '../../run-store/session-states.js';
+import { isMeasured } from '../run-store/session-states.js';
 
 export interface ViewerOptions {
   readonly catalog: RunCatalog;

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../../analysis/report/html.js';
+import { escapeHtml } from '../../analysis/report/html.js';
 
 /** Markup that is already safe: interpolated as is. */
 export class Html {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sweepConfigSchema } from '../core/sweep/sweep-config.js';
+import { sweepConfigSchema } from './sweep-config.js';
 
 /** Where the shipped sweep files find the schema (`$schema`), relative to the repository. */
 export const SWEEP_SCHEMA_FILE = 'config/sweep.schema.json';

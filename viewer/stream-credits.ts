@@ -1,5 +1,5 @@
-import type { DecisionRecord } from '../../core/session/session-record.js';
-import { SessionWalk } from '../../core/session/session-walk.js';
+import type { DecisionRecord } from '../core/session/session-record.js';
+import { SessionWalk } from '../core/session/session-walk.js';
 
 /**
  * What each decision turn credited, in words, replaying the session rules over
