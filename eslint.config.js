@@ -15,6 +15,8 @@ const coreRules = {
         {
           group: [
             '**/cli/**',
+            '**/client/**',
+            '**/viewer/**',
             '**/protocol/**',
             '**/workflows/**',
             '**/activities/**',
@@ -49,11 +51,12 @@ const coreRules = {
 };
 
 // The layers, lowest first: core/ ← protocol/ ← workflows/ ← activities/ ←
-// workers/ ← cli/, with infra/ (the Temporal server and files on disk) beside
-// activities/ and importer/ and analysis/ reading the run store. A layer never
-// imports one built on it, not even for a type: vocabulary that several layers
-// share lives in protocol/ (task queues, activity contracts, failure types,
-// search attributes) or core/.
+// workers/ ← client/ (the sweep client) ← cli/ (the command, the door), with
+// infra/ (the Temporal server and files on disk) beside activities/, and
+// importer/, analysis/ and viewer/ reading the run store; the viewer drives no
+// sweep. A layer never imports one built on it, not even for a type: vocabulary
+// that several layers share lives in protocol/ (task queues, activity
+// contracts, failure types, search attributes), core/ or run-store/.
 const above = (...layers) => ({
   group: layers.map((layer) => `**/${layer}/**`),
   message: `a layer does not import the layers built on it (${layers.join(', ')}); shared vocabulary lives in protocol/ or core/.`,
@@ -71,7 +74,7 @@ const workflowRules = {
       paths: builtinModules.map((name) => ({ name, message: 'Workflows run in a deterministic sandbox: no Node builtins.' })),
       patterns: [
         { group: ['node:*'], message: 'Workflows run in a deterministic sandbox: no Node builtins.' },
-        above('activities', 'infra', 'workers', 'cli', 'importer', 'analysis'),
+        above('activities', 'infra', 'workers', 'client', 'viewer', 'cli', 'importer', 'analysis'),
       ],
     },
   ],
@@ -85,18 +88,36 @@ export default tseslint.config(
   { files: ['workflows/**/*.ts'], rules: workflowRules },
   {
     files: ['protocol/**/*.ts'],
-    rules: layerRules('workflows', 'activities', 'infra', 'workers', 'cli', 'importer', 'analysis', 'run-store'),
+    rules: layerRules('workflows', 'activities', 'infra', 'workers', 'client', 'viewer', 'cli', 'importer', 'analysis', 'run-store'),
   },
-  { files: ['activities/**/*.ts', 'infra/**/*.ts'], rules: layerRules('workflows', 'workers', 'cli', 'importer', 'analysis') },
-  { files: ['workers/**/*.ts', 'importer/**/*.ts', 'analysis/**/*.ts'], rules: layerRules('cli') },
+  {
+    files: ['activities/**/*.ts', 'infra/**/*.ts'],
+    rules: layerRules('workflows', 'workers', 'client', 'viewer', 'cli', 'importer', 'analysis'),
+  },
+  { files: ['workers/**/*.ts', 'importer/**/*.ts', 'analysis/**/*.ts'], rules: layerRules('client', 'viewer', 'cli') },
+  { files: ['client/**/*.ts'], rules: layerRules('viewer', 'cli') },
+  { files: ['viewer/**/*.ts'], rules: layerRules('client', 'cli') },
   // The run store is a layer of its own under everything that reads or writes runs: it imports only core/,
   // protocol/ and secrets/ (and secrets/ only core/).
   {
     files: ['run-store/**/*.ts'],
-    rules: layerRules('workflows', 'activities', 'infra', 'workers', 'cli', 'importer', 'analysis', 'bench'),
+    rules: layerRules('workflows', 'activities', 'infra', 'workers', 'client', 'viewer', 'cli', 'importer', 'analysis', 'bench'),
   },
   {
     files: ['secrets/**/*.ts'],
-    rules: layerRules('protocol', 'run-store', 'workflows', 'activities', 'infra', 'workers', 'cli', 'importer', 'analysis', 'bench'),
+    rules: layerRules(
+      'protocol',
+      'run-store',
+      'workflows',
+      'activities',
+      'infra',
+      'workers',
+      'client',
+      'viewer',
+      'cli',
+      'importer',
+      'analysis',
+      'bench',
+    ),
   },
 );

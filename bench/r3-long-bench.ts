@@ -24,7 +24,7 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { readJsonIfExists } from '../run-store/json-files.js';
 import { runLayout } from '../run-store/run-layout.js';
 import type { SessionSummary } from '../run-store/session-summary.js';
-import { runSweep } from '../client/run-sweep.js';
+import { runOnTemporal } from '../client/sweep-on-temporal.js';
 import { freePort } from '../infra/ports.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
@@ -141,13 +141,13 @@ if (!spec) throw new Error('empty sweep');
 delete process.env.TEMPORAL_ADDRESS;
 const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-r3-long-')), 'run');
 const wallStart = performance.now();
-let progress: Awaited<ReturnType<typeof runSweep>>;
+let progress: Awaited<ReturnType<typeof runOnTemporal>>;
 try {
-  progress = await runSweep(config, {
+  progress = await runOnTemporal(config, {
     runDir,
     temporalPort: await freePort(),
     inProcessWorkers: true,
-    progressBar: false,
+    onProgress: undefined,
     say: () => undefined,
   });
 } finally {

@@ -35,7 +35,7 @@ import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { runLayout } from '../run-store/run-layout.js';
 import { readTranscriptFile } from '../run-store/fs-run-store.js';
-import { runSweep } from '../client/run-sweep.js';
+import { runOnTemporal } from '../client/sweep-on-temporal.js';
 import { freeServerPort } from '../infra/ports.js';
 import { installQuietRuntime } from '../infra/temporal-runtime.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
@@ -109,11 +109,11 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
   const serverPeak = sampleServerPeak(dbFile);
   const loadBefore = loadAverage();
   const before = cpuSeconds();
-  await runSweep(config, {
+  await runOnTemporal(config, {
     runDir,
     temporalPort: await freeServerPort(),
     inProcessWorkers: true,
-    progressBar: false,
+    onProgress: undefined,
     say: () => undefined,
   });
   const after = cpuSeconds();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
-import { runSweep } from '../client/run-sweep.js';
+import { runOnTemporal } from '../client/sweep-on-temporal.js';
 import { freePort } from '../infra/ports.js';
 import { startS3Server } from '../infra/s3-server.js';
 import { openRunStore } from '../run-store/open-run-store.js';
@@ -23,11 +23,11 @@ delete process.env.TEMPORAL_ADDRESS;
 
 async function panelOn(location: string): Promise<{ seconds: number; turns: number; finished: number }> {
   const started = performance.now();
-  const progress = await runSweep(config, {
+  const progress = await runOnTemporal(config, {
     runDir: location,
     temporalPort: await freePort(),
     inProcessWorkers: true,
-    progressBar: false,
+    onProgress: undefined,
     say: () => undefined,
   });
   const seconds = (performance.now() - started) / 1000;

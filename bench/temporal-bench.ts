@@ -26,7 +26,7 @@ import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { parsePolicyAgent } from '../activities/providers/policy-provider.js';
 import { runLayout } from '../run-store/run-layout.js';
 import { readTranscriptFile } from '../run-store/fs-run-store.js';
-import { runSweep } from '../client/run-sweep.js';
+import { runOnTemporal } from '../client/sweep-on-temporal.js';
 import { startDevServer } from '../infra/dev-server.js';
 import { freeServerPort } from '../infra/ports.js';
 import { installQuietRuntime, shutdownRuntime } from '../infra/temporal-runtime.js';
@@ -83,11 +83,11 @@ const runDir = join(mkdtempSync(join(tmpdir(), 'allocbench-bench-')), 'panel');
 const serverPeak = sampleServerPeak(join(runLayout.temporal(runDir), 'dev.sqlite'));
 const cpuBefore = cpuSeconds();
 const wallStart = performance.now();
-const progress = await runSweep(config, {
+const progress = await runOnTemporal(config, {
   runDir,
   temporalPort: await freeServerPort(),
   inProcessWorkers: true,
-  progressBar: false,
+  onProgress: undefined,
   say: () => undefined,
 });
 const wallSeconds = (performance.now() - wallStart) / 1000;

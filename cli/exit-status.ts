@@ -33,8 +33,3 @@ Exit status:
 export class IncompleteRunError extends Error {
   override readonly name = 'IncompleteRunError';
 }
-
-/** The sweep this command waited for was cancelled (`allocbench cancel`); its sessions stopped where they were. */
-export class SweepCancelledError extends Error {
-  override readonly name = 'SweepCancelledError';
-}

@@ -1,12 +1,4 @@
-/** Plain-text output helpers for the CLI. */
-
-export function percent(value: number | null, digits = 1): string {
-  return value === null ? '–' : `${(100 * value).toFixed(digits)}%`;
-}
-
-export function fixed(value: number | null, digits = 2): string {
-  return value === null ? '–' : value.toFixed(digits);
-}
+/** Plain-text output helpers for the CLI: aligned tables, one JSON object. */
 
 /** Columns listed in `leftAligned` pad on the right; the rest (numbers) on the left. The last column is never padded. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[], leftAligned: readonly number[] = [0]): string {

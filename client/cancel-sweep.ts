@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { SweepConfig } from '../core/sweep/sweep-config.js';
+import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { readManifest } from '../run-store/manifest.js';
+import { countStates, readSessionStates, type SessionState } from '../run-store/session-states.js';
 import { openRunStore } from '../run-store/open-run-store.js';
 import { RunLockedError } from '../run-store/run-lock.js';
 import type { RunLock, RunStore } from '../run-store/run-store.js';
@@ -52,7 +54,7 @@ export interface CancelOptions {
  * of it only when it runs again), and sessions still running once the sweep
  * closed (a sweep terminated outright) are cancelled then.
  */
-export async function cancelSweep(client: Client, config: SweepConfig, options: CancelOptions = {}): Promise<Cancelled> {
+export async function cancelOnServer(client: Client, config: SweepConfig, options: CancelOptions = {}): Promise<Cancelled> {
   const { whileClosing = (wait) => wait(), serverGone, asked = { sweep: false, sessions: 0 } } = options;
   const id = sweepWorkflowId(config);
   const runningSessions = `WorkflowId STARTS_WITH "${id}/" AND ExecutionStatus = "Running"`;
@@ -97,13 +99,33 @@ export async function cancelSweep(client: Client, config: SweepConfig, options: 
   });
 }
 
+/** What a cancel found running, and where the run's sessions stand after it. */
+export interface CancelOutcome extends Cancelled {
+  readonly name: string;
+  readonly states: Readonly<Record<SessionState, number>>;
+}
+
 /**
- * `allocbench cancel <run>`: on the run's cluster (TEMPORAL_ADDRESS); else on
- * the embedded server of the `run` or `sweep` command running the run; else,
- * with nothing running it, on the run's embedded server started here with
- * workers, since its sessions record their cancel themselves.
+ * Cancels the sweep of a run (a directory or s3://bucket/prefix) and every
+ * session it started, and waits until each has recorded it: on the run's
+ * cluster (TEMPORAL_ADDRESS); else on the embedded server of the `run` or
+ * `sweep` command running the run; else, with nothing running it, on the
+ * run's embedded server started here with workers (on `temporalPort`), since
+ * its sessions record their cancel themselves. Running the sweep again goes
+ * on with them.
  */
-export async function cancelRun(runDir: string, port: number | undefined, say: (line: string) => void): Promise<Cancelled> {
+export async function cancelSweep(
+  runDir: string,
+  options: { readonly temporalPort?: number; readonly say?: (line: string) => void } = {},
+): Promise<CancelOutcome> {
+  const found = await cancelRun(runDir, options.temporalPort, options.say ?? (() => undefined));
+  const store = openRunStore(runDir);
+  const { config } = await readManifest(store);
+  const states = countStates((await readSessionStates(store, expandSweep(config))).map((reading) => reading.state));
+  return { ...found, name: config.name, states };
+}
+
+async function cancelRun(runDir: string, port: number | undefined, say: (line: string) => void): Promise<Cancelled> {
   const store = openRunStore(runDir);
   const { config } = await readManifest(store);
   const remote = targetFromEnv();
@@ -130,7 +152,7 @@ async function cancelOn(target: TemporalTarget, config: SweepConfig, options: Ca
   try {
     const connection = await connectClient(target, undefined, options.serverGone && GRPC_ATTEMPTS_WHILE_WATCHED);
     try {
-      return await cancelSweep(new Client({ connection, namespace: target.namespace }), config, options);
+      return await cancelOnServer(new Client({ connection, namespace: target.namespace }), config, options);
     } finally {
       await connection.close();
     }
@@ -152,7 +174,7 @@ async function cancelHere(runDir: string, port: number | undefined, say: (line: 
   try {
     // The cancels are asked before any worker runs, so no session takes another step first.
     return await withRunTemporal(store, null, { port, say }, (temporal) =>
-      cancelSweep(temporal.client, config, { whileClosing: (wait) => withSweepWorkers(temporal, config, say, wait) }),
+      cancelOnServer(temporal.client, config, { whileClosing: (wait) => withSweepWorkers(temporal, config, say, wait) }),
     );
   } finally {
     await lock.release();

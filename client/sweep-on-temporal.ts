@@ -18,18 +18,22 @@ import { SWEEP_ID } from '../protocol/search-attributes.js';
 import { sweepWorkflow } from '../workflows/sweep-workflow.js';
 import type { SweepProgress } from '../workflows/sweep-progress.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
-import { withProgressBar } from './sweep-progress.js';
+import { followProgress, type ProgressListener } from './sweep-progress.js';
 import { cancelledWorkflow, workflowResult } from '../infra/workflow-result.js';
-import { SweepCancelledError } from '../cli/exit-status.js';
 
-export interface SweepRunOptions {
+/** The sweep this run waited for was cancelled (`allocbench cancel`); its sessions stopped where they were. */
+export class SweepCancelledError extends Error {
+  override readonly name = 'SweepCancelledError';
+}
+
+export interface TemporalRunOptions {
   /** Absolute, or s3://bucket/prefix: activities on other machines must reach the same run (shared storage or a bucket). */
   readonly runDir: string;
   /** gRPC port of the embedded dev server (its Web UI is on port + 1000); left out, Temporal's default or free ports when it is taken. */
   readonly temporalPort: number | undefined;
   /** Run workers in this process (always, with the embedded server). */
   readonly inProcessWorkers: boolean;
-  readonly progressBar: boolean;
+  readonly onProgress: ProgressListener | undefined;
   /** Told where the run lives and, for the embedded server, where its Web UI is. */
   readonly say: (line: string) => void;
 }
@@ -109,21 +113,21 @@ function stoppedByRunStore(error: unknown): unknown {
 }
 
 /**
- * Runs (or resumes) a sweep to completion: validates it, locks and claims the
- * run directory, brings up Temporal (the embedded dev server unless
+ * Runs (or resumes) a sweep on Temporal to completion: validates it, locks and
+ * claims the run directory, brings up Temporal (the embedded dev server unless
  * TEMPORAL_ADDRESS is set) and workers, starts the sweep workflow — or
  * attaches to it if it is already running — and waits for it: a
  * SweepCancelledError if it is cancelled meanwhile. The lock is released
  * however this ends.
  */
-export async function runSweep(config: SweepConfig, options: SweepRunOptions): Promise<SweepProgress> {
+export async function runOnTemporal(config: SweepConfig, options: TemporalRunOptions): Promise<SweepProgress> {
   await checkModels(config, options.inProcessWorkers);
   await checkReplaySource(config, options.runDir);
   const remote = targetFromEnv();
   if (!remote && !options.inProcessWorkers)
     throw new InputError('--no-worker needs TEMPORAL_ADDRESS: the embedded server has no other workers');
   checkClusterRate(config, remote);
-  const lock = await openRunStore(options.runDir).lock((line) => process.stderr.write(`allocbench: ${line}\n`));
+  const lock = await openRunStore(options.runDir).lock(options.say);
   try {
     return await runLocked(config, options, remote);
   } catch (error) {
@@ -133,7 +137,7 @@ export async function runSweep(config: SweepConfig, options: SweepRunOptions): P
   }
 }
 
-async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: TemporalTarget | null): Promise<SweepProgress> {
+async function runLocked(config: SweepConfig, options: TemporalRunOptions, remote: TemporalTarget | null): Promise<SweepProgress> {
   const store = openRunStore(options.runDir);
   await checkRunDirectory(store, config);
   return withRunTemporal(store, remote, { port: options.temporalPort, say: options.say }, async (temporal) => {
@@ -143,13 +147,15 @@ async function runLocked(config: SweepConfig, options: SweepRunOptions, remote: 
     // Started (or attached to) before any worker exists, so a refusal leaves no worker to shut down.
     const handle = await startOrAttach(client, config, options.runDir, remote !== null);
     await claimRunDirectory(store, config, runVersions());
-    const result = () =>
-      withProgressBar(handle, expandSweep(config).length, workflowResult<SweepProgress>(handle, options.say), options.progressBar, {
-        store,
-        capUsd: config.runCap,
-      }).catch((error: unknown) => {
+    const result = () => {
+      const done = workflowResult<SweepProgress>(handle, options.say);
+      const followed = options.onProgress
+        ? followProgress(handle, expandSweep(config).length, done, options.onProgress, { store, capUsd: config.runCap })
+        : done;
+      return followed.catch((error: unknown) => {
         throw cancelledWorkflow(error) ? new SweepCancelledError(`sweep ${config.name} was cancelled`) : error;
       });
+    };
     return options.inProcessWorkers ? withSweepWorkers(temporal, config, options.say, result) : result();
   });
 }

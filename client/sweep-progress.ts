@@ -1,4 +1,3 @@
-import { SingleBar } from 'cli-progress';
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { LedgerState } from '../core/sweep/session-ledger.js';
@@ -52,40 +51,34 @@ export async function sweepProgressNow(handle: WorkflowHandle, total: number): P
   return handle.query(progressQuery).catch(() => undefined); // not answerable between runs of a continue-as-new
 }
 
+/** What a sweep reports while it runs: its sessions' progress and the run's spending. */
+export type ProgressListener = (progress: SweepProgress, spend: SpendProgress) => void;
+
 /**
- * A progress bar on stderr while the sweep runs (terminals only), from the
- * sweep's progress and the run store's ledger. Resolves with the sweep's result.
+ * Follows a running sweep until `result` settles, telling `listener` its
+ * progress twice a second (the run store's ledger every fourth time, as it may
+ * be a bucket's), and once more with the final count. Resolves with the result.
  */
-export async function withProgressBar(
+export async function followProgress(
   handle: WorkflowHandle,
   total: number,
   result: Promise<SweepProgress>,
-  enabled: boolean,
+  listener: ProgressListener,
   ledger: { readonly store: RunStore; readonly capUsd: number | null },
 ): Promise<SweepProgress> {
-  if (!enabled || !process.stderr.isTTY) return result;
-  const bar = new SingleBar({
-    format:
-      'sessions finished {bar} {value}/{total} · running {running} · stopped by the cap {stopped} · mechanical failures {mechanical} · calls throttled {throttled} · spent {spent} · {duration_formatted}',
-    stream: process.stderr,
-    hideCursor: true,
-  });
   let spend: SpendProgress = { throttled: 0, spent: '–' };
-  bar.start(total, 0, { running: 0, stopped: 0, mechanical: 0, ...spend });
   let polls = 0;
   const update = async () => {
     if (polls++ % SPEND_EVERY === 0) spend = await spendProgress(ledger.store, ledger.capUsd).catch(() => spend);
-    const p = await sweepProgressNow(handle, total).catch(() => undefined);
-    if (p) bar.update(p.finished, { running: p.running, stopped: p.stopped, mechanical: p.mechanicalFailures, ...spend });
+    const progress = await sweepProgressNow(handle, total).catch(() => undefined);
+    if (progress) listener(progress, spend);
   };
   const timer = setInterval(() => void update(), 500);
   try {
     const final = await result;
-    spend = await spendProgress(ledger.store, ledger.capUsd).catch(() => spend);
-    bar.update(final.finished, { running: 0, stopped: final.stopped, mechanical: final.mechanicalFailures, ...spend });
+    listener(final, await spendProgress(ledger.store, ledger.capUsd).catch(() => spend));
     return final;
   } finally {
     clearInterval(timer);
-    bar.stop();
   }
 }

@@ -1,13 +1,29 @@
-import { linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { InputError } from '../core/errors.js';
 
 /**
- * A lock file that names its holder: created exclusively and whole, removed by
- * its holder (when done, at exit, and on SIGINT, SIGTERM and SIGHUP where asked),
- * and taken over, with a note, when its process is gone (on this host) or the
- * file is damaged. The run directory's lock (run-lock.ts) and the stream
- * values' solving lock (analysis/stream-values-cache.ts) are two.
+ * The run store's one lock: a file that names its holder, created exclusively
+ * and whole, renewed by its holder (its modification time, every
+ * RENEW_EVERY_MS) and removed by it (when done, at exit, and on SIGINT,
+ * SIGTERM and SIGHUP where asked). A lock is stale, and taken over with a
+ * note, when its file is damaged; when its holder is on this host and its
+ * process is gone (its pid and start time); or when its holder is on another
+ * host (whose processes cannot be asked) and it has not been renewed for
+ * STALE_AFTER_MS. The run directory's lock (run-lock.ts), the stream values'
+ * solving lock (analysis/stream-values-cache.ts) and the repair of a torn line
+ * (json-files.ts) take it.
  */
 export interface LockHolder {
   readonly pid: number;
@@ -17,6 +33,11 @@ export interface LockHolder {
   /** The holder's start time in clock ticks after boot (Linux), so a reused pid is not taken for the holder. */
   readonly started?: number;
 }
+
+/** How often a holder renews its lock. */
+const RENEW_EVERY_MS = 10_000;
+/** A lock of another host's holder not renewed for this long was left by a process that is gone (six renewals missed). */
+export const STALE_AFTER_MS = 60_000;
 
 /** A stale lock that other processes keep taking over first. */
 export class LockContendedError extends InputError {}
@@ -39,9 +60,9 @@ function processStat(pid: number): { state: string; started: number } | undefine
   }
 }
 
-/** Whether the holder's process still runs (only knowable on its own host; elsewhere it is assumed to). */
-function holderAlive(holder: LockHolder): boolean {
-  if (holder.host !== hostname()) return true;
+/** Whether the holder still holds the lock at `path`: its process runs (on this host), or it renewed the lock lately (elsewhere). */
+function holderAlive(holder: LockHolder, path: string): boolean {
+  if (holder.host !== hostname()) return renewedWithin(path, STALE_AFTER_MS);
   try {
     process.kill(holder.pid, 0);
   } catch (error) {
@@ -68,10 +89,19 @@ function readHolder(path: string): { text: string; holder: LockHolder | undefine
   }
 }
 
-/** The live holder of the lock at `path`, if a live process holds it (one on another host is taken to live). */
+/** Whether the lock file at `path` was renewed (or created) within the last `ms`. */
+function renewedWithin(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+
+/** The holder of the lock at `path`, if it still holds it (holderAlive). */
 export function liveHolder(path: string): LockHolder | undefined {
   const holder = readHolder(path)?.holder;
-  return holder && holderAlive(holder) ? holder : undefined;
+  return holder && holderAlive(holder, path) ? holder : undefined;
 }
 
 export const describeHolder = (holder: LockHolder) => `pid ${holder.pid} on host ${holder.host} since ${holder.since}`;
@@ -198,20 +228,30 @@ export function tryLock(
     const found = readHolder(path);
     if (!found) continue; // released in the meantime
     const { text, holder } = found;
-    if (holder && holderAlive(holder)) return { holder };
+    if (holder && holderAlive(holder, path)) return { holder };
     if (tries >= 5) throw new LockContendedError(`${path}: cannot take over a stale lock (other commands keep taking it)`);
     if (removeStale(path, text)) {
       note(
         holder
-          ? `took over the stale lock of ${what}: ${describeHolder(holder)}, which is gone`
+          ? `took over the stale lock of ${what}: ${describeHolder(holder)}, ${holder.host === hostname() ? 'which is gone' : `not renewed for ${STALE_AFTER_MS / 1000} s`}`
           : `took over the unreadable lock of ${what} (${path})`,
       );
     }
   }
   let held = true;
+  const renewal = setInterval(() => {
+    try {
+      const now = new Date();
+      utimesSync(path, now, now);
+    } catch {
+      // Gone (taken over after this process stalled): its release says nothing either.
+    }
+  }, RENEW_EVERY_MS);
+  renewal.unref();
   const release = () => {
     if (!held) return;
     held = false;
+    clearInterval(renewal);
     releases.delete(release);
     try {
       const found = readHolder(path);

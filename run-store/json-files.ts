@@ -11,12 +11,12 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 import { CorruptRunDataError, parseStored } from './corrupt-data.js';
+import { tryLock } from './file-lock.js';
 
 /*
  * The run store's file primitives: whole JSON files are replaced atomically
@@ -169,7 +169,7 @@ async function appendAfterIntactLine(path: string, line: string): Promise<Append
   try {
     return (await appendTo(path, line, true)) || undefined;
   } finally {
-    await unlock();
+    unlock();
   }
 }
 
@@ -272,25 +272,12 @@ function setAside(path: string, fd: number, offset: number): TornLine {
   return { path, line, offset, bytes: torn.length, movedTo: tornPath(path) };
 }
 
-/** A lock held longer than this was left by a process that died while repairing. */
-const STALE_LOCK_MS = 10_000;
-
-/** Takes <path>.repair-lock (created exclusively; taken over when stale) and returns its release. */
-async function lockRepair(path: string): Promise<() => Promise<void>> {
-  const lock = `${path}.repair-lock`;
+/** Takes <path>.repair-lock (the run store's one lock, file-lock.ts), waiting while a live process repairs; returns its release. */
+async function lockRepair(path: string): Promise<() => void> {
   for (;;) {
-    try {
-      await writeFile(lock, `${process.pid}@${hostname()}\n`, { flag: 'wx' });
-      return () => unlink(lock).catch(() => undefined);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const since = await stat(lock).then(
-        (info) => info.mtimeMs,
-        () => undefined,
-      );
-      if (since !== undefined && Date.now() - since > STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
-      else await sleep(20);
-    }
+    const taken = tryLock(`${path}.repair-lock`, path, () => undefined);
+    if ('lock' in taken) return taken.lock.release;
+    await sleep(20);
   }
 }
 

@@ -74,3 +74,10 @@ export function describeProgress(counts: Readonly<Record<SessionState, number>>)
   const rest = describeCounts({ ...counts, finished: 0 });
   return `${counts.finished}/${total} sessions finished${rest ? `; ${rest}` : ''}`;
 }
+
+/** The error of a session's last failed attempt, on one line (a replay's miss says which call and why); undefined if none. */
+export async function lastAttemptError(store: RunStore, session: SessionSpec): Promise<string | undefined> {
+  const records = await store.readTranscriptRecords(session).catch(() => []);
+  const errors = records.flatMap((record) => (record.type === 'attempt' && record.error ? [record.error] : []));
+  return errors.at(-1)?.split('\n')[0];
+}

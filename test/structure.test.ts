@@ -4,7 +4,22 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
-const SOURCE_DIRS = ['core', 'protocol', 'workflows', 'activities', 'workers', 'infra', 'importer', 'analysis', 'cli', 'bench'];
+const SOURCE_DIRS = [
+  'core',
+  'protocol',
+  'workflows',
+  'activities',
+  'workers',
+  'infra',
+  'importer',
+  'analysis',
+  'run-store',
+  'secrets',
+  'client',
+  'viewer',
+  'cli',
+  'bench',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>

@@ -75,7 +75,7 @@ export class OptimumJobs {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(join(projectRoot(), 'dist', 'cli', 'viewer', 'optimum-worker.js'), { execArgv: [] });
+    const worker = new Worker(join(projectRoot(), 'dist', 'viewer', 'optimum-worker.js'), { execArgv: [] });
     worker.unref();
     worker.on('message', (message: { id: number; result?: unknown; error?: string }) => {
       this.waiting.get(message.id)?.(message);

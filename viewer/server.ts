@@ -30,7 +30,7 @@ export interface ViewerOptions {
   readonly cacheDir: string;
 }
 
-const ASSETS = join(projectRoot(), 'cli', 'viewer', 'assets');
+const ASSETS = join(projectRoot(), 'viewer', 'assets');
 const HIGHLIGHT_CSS = createRequire(import.meta.url).resolve('highlight.js/styles/github.css');
 const TYPES: Record<string, string> = {
   '.css': 'text/css',

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
-import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { readManifest } from '../../run-store/manifest.js';
-import { openRunStore } from '../../run-store/open-run-store.js';
 import { resolveRunLocation } from '../../run-store/run-location.js';
-import { countStates, describeProgress, readSessionStates } from '../../run-store/session-states.js';
+import { describeProgress } from '../../run-store/session-states.js';
 import { integerIn } from '../options.js';
 import { TEMPORAL_PORT_HELP } from './sweep-options.js';
 
@@ -20,16 +17,17 @@ export function registerCancel(program: Command): void {
       integerIn(1024, 64_535),
     )
     .action(async (run: string, flags: { temporalPort?: number }) => {
-      const { cancelRun } = await import('../../client/cancel-sweep.js');
-      const runDir = resolveRunLocation(run);
-      const found = await cancelRun(runDir, flags.temporalPort, (line) => process.stderr.write(`${line}\n`));
-      const store = openRunStore(runDir);
-      const { config } = await readManifest(store);
-      const states = countStates((await readSessionStates(store, expandSweep(config))).map((reading) => reading.state));
-      const what = found.sweep || found.sessions > 0 ? 'cancelled' : 'nothing was running';
+      const { cancelSweep } = await import('../../client/cancel-sweep.js');
+      const say = (line: string) => process.stderr.write(`${line}\n`);
+      const outcome = await cancelSweep(resolveRunLocation(run), {
+        ...(flags.temporalPort !== undefined && { temporalPort: flags.temporalPort }),
+        say,
+      });
+      const what = outcome.sweep || outcome.sessions > 0 ? 'cancelled' : 'nothing was running';
+      const total = Object.values(outcome.states).reduce((sum, n) => sum + n, 0);
       process.stdout.write(
-        `${config.name}: ${what}; ${describeProgress(states)}.\n` +
-          (states.finished < expandSweep(config).length ? 'Run the same sweep command again to go on with them.\n' : ''),
+        `${outcome.name}: ${what}; ${describeProgress(outcome.states)}.\n` +
+          (outcome.states.finished < total ? 'Run the same sweep command again to go on with them.\n' : ''),
       );
     });
 }

@@ -1,21 +1,16 @@
-import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { InputError } from '../../core/errors.js';
-import { sessionKey, type SessionSpec } from '../../core/sweep/session-spec.js';
-import { describeProgress, readSessionStates, STATE_WORDS, type SessionReading } from '../../run-store/session-states.js';
+import { sessionKey } from '../../core/sweep/session-spec.js';
+import { describeProgress, lastAttemptError, STATE_WORDS, type SessionReading } from '../../run-store/session-states.js';
 import type { SweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import { isObjectStoreLocation, resolveRunLocation } from '../../run-store/run-location.js';
-import { sourceStreamConfig } from '../../run-store/stream-source.js';
 import { estimateSweep } from '../../client/cost-estimate.js';
-import { IncompleteRunError, SweepCancelledError } from '../exit-status.js';
+import { IncompleteRunError } from '../exit-status.js';
 import { printJson, table } from '../format.js';
-import { defaultCacheDir } from '../../analysis/stream-values-cache.js';
 import { resultsTable, runJson } from '../print-results.js';
-import { readRunResults } from '../../analysis/run-results.js';
 import { runSweep } from '../../client/run-sweep.js';
-import { targetFromEnv } from '../../infra/temporal-target.js';
+import { progressBar } from '../progress-bar.js';
 import type { ExecutionFlags } from './sweep-options.js';
 
 async function printEstimate(config: SweepConfig, json: boolean): Promise<void> {
@@ -37,16 +32,6 @@ async function printEstimate(config: SweepConfig, json: boolean): Promise<void> 
     `${table(['model', 'rung', 'sessions', 'input', 'of which cached', 'output', 'typical cost', 'worst case'], rows, [0, 1])}\n` +
       'Typical: commit at the second occurrence, replies a quarter of the output allowance; worst: never commit (a split agent: whichever of never and at once costs more tokens), full-length replies. Tokens are estimated at 4 characters each.\n',
   );
-}
-
-/**
- * A sweep on another source's streams (`streams`) plays exactly those: every
- * seed must be there, and the run takes their generator settings as its own.
- */
-async function withSourceStreams(config: SweepConfig): Promise<SweepConfig> {
-  if (config.streams === null) return config;
-  const streams = resolve(config.streams);
-  return { ...config, streams, stream: await sourceStreamConfig(streams, config.seeds) };
 }
 
 /** The sweep with --replay-from and --replay-miss applied (they win over a sweep file's `replay`), its recorded run resolved. */
@@ -85,38 +70,22 @@ function thisCommand(): string {
   return ['npx allocbench', ...process.argv.slice(2).map(quote)].join(' ');
 }
 
-/** The error of a session's last failed attempt, on one line (a replay's miss says which call and why). */
-async function lastError(runDir: string, spec: SessionSpec): Promise<string> {
-  const records = await openRunStore(runDir)
-    .readTranscriptRecords(spec)
-    .catch(() => []);
-  const errors = records.flatMap((record) => (record.type === 'attempt' && record.error ? [record.error] : []));
-  const error = errors.at(-1);
-  return error ? `: ${error.split('\n')[0]}` : '';
-}
-
-/** Runs a sweep and reports it: a table (or one JSON object) on stdout, where things are on stderr. */
+/** Runs a sweep and reports it: a table (or one JSON object) on stdout, where things are on stderr; exit 3 when some session did not finish. */
 export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags): Promise<void> {
-  const config = withReplay(await withSourceStreams(requested), flags);
+  const config = withReplay(requested, flags);
   if (flags.estimate) return printEstimate(config, Boolean(flags.json));
-  const runDir = resolveRunLocation(flags.out ?? `runs/${config.name}`);
   const say = (line: string) => process.stderr.write(`${line}\n`);
-  say(`Sweep ${config.name}: run directory ${runDir}`);
-  const progress = await runSweep(config, {
-    runDir,
-    temporalPort: flags.temporalPort,
-    inProcessWorkers: flags.worker,
-    progressBar: !flags.json,
+  const bar = flags.json ? undefined : progressBar(expandSweep(config).length);
+  const outcome = await runSweep(config, {
+    ...(flags.out !== undefined && { out: flags.out }),
+    ...(flags.temporalPort !== undefined && { temporalPort: flags.temporalPort }),
+    workers: flags.worker,
+    keepHistory: Boolean(flags.keepHistory),
+    ...(bar?.listener && { onProgress: bar.listener }),
     say,
-  }).catch((error: unknown) => {
-    if (!(error instanceof SweepCancelledError)) throw error;
-    say(`The sweep was cancelled (allocbench cancel): its sessions stopped where they were.`);
-    return undefined;
-  });
-  // The run table measures each cell against policy/optimal on its streams too (its nets kept in the cache).
-  const results = await readRunResults(runDir, { cacheDir: defaultCacheDir(), say });
-  const readings = await readSessionStates(openRunStore(runDir), expandSweep(config));
-  const unfinished = readings.filter((reading) => reading.state !== 'finished');
+  }).finally(() => bar?.stop());
+  const { runDir, results, unfinished } = outcome;
+  if (outcome.cancelled) say(`The sweep was cancelled (allocbench cancel): its sessions stopped where they were.`);
   if (flags.json) printJson(runJson(results));
   else {
     process.stdout.write(`${resultsTable(results)}\n`);
@@ -126,19 +95,15 @@ export async function executeSweep(requested: SweepConfig, flags: ExecutionFlags
     const reportDir = isObjectStoreLocation(runDir) ? `reports/${config.name}` : `${runDir}/report`;
     say(`Tables, figures and an HTML report with: npx allocbench analyze ${runDir} --out ${reportDir}`);
   }
-  if (unfinished.length === 0) {
-    // A complete run needs the embedded server's state no more: the run store holds everything its results, audit and
-    // report read, and running the sweep again finds every session finished. Its histories are about 60% of its bytes.
-    if (!targetFromEnv() && flags.worker && !flags.keepHistory)
-      await rm(openRunStore(runDir).localStateDir, { recursive: true, force: true });
-    return;
-  }
-  const workflowsFailed = (progress?.failed ?? 0) > 0;
+  if (unfinished.length === 0) return;
+  const store = openRunStore(runDir);
   say(`${unfinished.length} of ${results.total} sessions did not finish (exit status 3):`);
-  for (const reading of unfinished.slice(0, LISTED_SESSIONS))
-    say(`  ${unfinishedLine(reading, workflowsFailed)}${reading.state === 'failed' ? await lastError(runDir, reading.spec) : ''}`);
+  for (const reading of unfinished.slice(0, LISTED_SESSIONS)) {
+    const error = reading.state === 'failed' ? await lastAttemptError(store, reading.spec) : undefined;
+    say(`  ${unfinishedLine(reading, outcome.workflowsFailed > 0)}${error ? `: ${error}` : ''}`);
+  }
   if (unfinished.length > LISTED_SESSIONS) say(`  … and ${unfinished.length - LISTED_SESSIONS} more (npx allocbench status ${runDir})`);
-  const capped = results.states.stopped > 0 ? ' with a higher --cap (or --unit-cap), or none,' : '';
-  say(`Each goes on from its last recorded turn when the same command runs again${capped}: ${thisCommand()}`);
+  const capped = results.states.stopped > 0 ? ` (those a cost cap stopped need a higher --cap or --unit-cap, or none)` : '';
+  say(`Running the same command again goes on with each from its last recorded turn${capped}: ${thisCommand()}`);
   throw new IncompleteRunError(`${unfinished.length} sessions did not finish`);
 }

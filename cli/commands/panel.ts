@@ -4,7 +4,8 @@ import { MAX_SEED } from '../../core/random/rng.js';
 import { recipeOf } from '../../core/policies/optimal.js';
 import type { PolicySpec } from '../../core/policies/registry.js';
 import { runPanel } from '../../core/simulate/panel.js';
-import { fixed, percent, printJson, table } from '../format.js';
+import { fixed, percent } from '../../analysis/number-format.js';
+import { printJson, table } from '../format.js';
 import { numberIn, seedList } from '../options.js';
 import { addStreamOptions, streamConfigFrom, type StreamFlags } from '../stream-options.js';
 

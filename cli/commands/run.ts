@@ -8,8 +8,7 @@ import { DEFAULT_SCRIPT_SETTINGS, SCRIPT_LIMIT_RANGES } from '../../core/scripts
 import { slug } from '../../core/sweep/slug.js';
 import { integerIn, numberIn, seedList } from '../options.js';
 import { ENV_DEFAULTS } from '../env-defaults.js';
-import { withPrices } from '../../client/prices.js';
-import { validateSweep } from '../../client/sweep-validation.js';
+import { defineSweep } from '../../client/load-sweep.js';
 import { addExecutionOptions, type ExecutionFlags } from './sweep-options.js';
 
 interface RunFlags extends ExecutionFlags {
@@ -119,34 +118,33 @@ export function registerRun(program: Command): void {
       `K${flags.charge}`,
       disclosure,
     ].join('_');
-    const config = validateSweep(
-      withPrices(
-        {
-          name: flags.out ? slug(flags.out.split('/').filter(Boolean).at(-1) ?? name) : name,
-          ...players.fields,
-          rungs: [flags.rung],
-          seeds: flags.seeds,
-          budgets: [flags.budget],
-          charges: [flags.charge],
-          reskins: [reskin],
-          announceN: [Boolean(flags.announceN)],
-          stream: { magnitude: flags.magnitude },
-          streams: flags.streamsFrom ?? null,
-          ...(flags.tokenCap !== undefined && { tokenCap: flags.tokenCap }),
-          ...(flags.temperature !== undefined && { temperature: flags.temperature }),
-          ...(flags.economic && { economic: true }),
-          strictParse: Boolean(flags.strictParse),
-          unitCap: flags.unitCap ?? null,
-          runCap: flags.cap ?? null,
-          window: flags.window,
-          maxRetryAfterSeconds: flags.maxRetryAfter,
-          r3: { end: flags.r3End, timeoutMs: flags.scriptTimeoutMs, memoryMb: flags.scriptMemoryMb },
-        },
-        flags.prices,
-      ),
-      'sweep',
-      () => '--model',
-      (role) => `--${role}`,
+    const config = defineSweep(
+      {
+        name: flags.out ? slug(flags.out.split('/').filter(Boolean).at(-1) ?? name) : name,
+        ...players.fields,
+        rungs: [flags.rung],
+        seeds: flags.seeds,
+        budgets: [flags.budget],
+        charges: [flags.charge],
+        reskins: [reskin],
+        announceN: [Boolean(flags.announceN)],
+        stream: { magnitude: flags.magnitude },
+        streams: flags.streamsFrom ?? null,
+        ...(flags.tokenCap !== undefined && { tokenCap: flags.tokenCap }),
+        ...(flags.temperature !== undefined && { temperature: flags.temperature }),
+        ...(flags.economic && { economic: true }),
+        strictParse: Boolean(flags.strictParse),
+        unitCap: flags.unitCap ?? null,
+        runCap: flags.cap ?? null,
+        window: flags.window,
+        maxRetryAfterSeconds: flags.maxRetryAfter,
+        r3: { end: flags.r3End, timeoutMs: flags.scriptTimeoutMs, memoryMb: flags.scriptMemoryMb },
+      },
+      {
+        modelField: () => '--model',
+        agentField: (role) => `--${role}`,
+        ...(flags.prices !== undefined && { prices: flags.prices }),
+      },
     );
     const { executeSweep } = await import('./execute-sweep.js');
     await executeSweep(config, flags);

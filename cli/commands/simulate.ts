@@ -6,7 +6,8 @@ import { describePolicy, parsePolicySpec, POLICY_NAMES } from '../../core/polici
 import { MAX_SEED } from '../../core/random/rng.js';
 import { simulate, type StreamPrior } from '../../core/simulate/simulate.js';
 import { DEFAULT_STREAM_CONFIG, parseStreamConfig } from '../../core/stream/stream-config.js';
-import { fixed, percent, printJson } from '../format.js';
+import { fixed, percent } from '../../analysis/number-format.js';
+import { printJson } from '../format.js';
 import { integerIn, numberIn } from '../options.js';
 import { seedOption } from '../stream-options.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { PROVIDER_NAMES } from '../../activities/providers/registry.js';
-import { connectWorker, targetFromEnv } from '../../infra/temporal-target.js';
+import { targetFromEnv } from '../../infra/temporal-target.js';
 import { integerIn, numberIn } from '../options.js';
 
 interface WorkerFlags {
@@ -60,32 +60,21 @@ export function registerWorker(program: Command): void {
           ...(flags.perSecond && { perSecond: flags.perSecond }),
         }));
       // Loaded once the flags are known good: a refused command line never loads Temporal.
-      const [{ installQuietRuntime, shutdownRuntime }, { createWorkers, runWorkers }, { startSandboxProcess }] = await Promise.all([
-        import('../../infra/temporal-runtime.js'),
-        import('../../workers/create-workers.js'),
-        import('../../workers/sandbox-launcher.js'),
-      ]);
-      installQuietRuntime();
-      const connection = await connectWorker(target);
-      const workers = await createWorkers({
-        connection,
-        namespace: target.namespace,
-        sessions: flags.sessions,
-        sessionSlots: flags.sessionSlots,
-        providers: limits,
-      });
+      const { serveCluster } = await import('../../workers/serve-cluster.js');
       const stop = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
-      const say = (line: string) => process.stderr.write(`${line}\n`);
-      const sandbox = flags.sandbox ? startSandboxProcess({ env: {}, concurrency: flags.sandboxConcurrency, say }) : undefined;
-      say(
-        `allocbench worker on ${target.address} (${target.namespace}): ${flags.sessions ? 'sessions, ' : ''}${sandbox ? 'R3 sandbox, ' : ''}providers ${providers.join(', ')}`,
+      await serveCluster(
+        {
+          target,
+          providers: limits,
+          sessions: flags.sessions,
+          sessionSlots: flags.sessionSlots,
+          sandboxConcurrency: flags.sandbox ? flags.sandboxConcurrency : 0,
+          say: (line) => process.stderr.write(`${line}\n`),
+        },
+        stop,
       );
-      await runWorkers(workers, stop);
-      await sandbox?.stop();
-      await connection.close();
-      await shutdownRuntime();
     });
 }

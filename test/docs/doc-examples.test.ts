@@ -17,7 +17,7 @@ import { docExamples, type DocExample } from './doc-examples.js';
  * Every shell example in README.md and docs/*.md (test/docs/doc-examples.ts
  * says how a block is marked). The offline ones run, as a reader would type
  * them, in a working directory that holds what the pages assume: the
- * repository's sweep files, config and RL configs; `runs/demo`, the demo
+ * repository's sweep files, config, RL configs and docs (their example programs); `runs/demo`, the demo
  * sweep on two of its seeds, written in process by the reference policies
  * (the demo itself runs here with --estimate: it takes minutes); `AlloBench/runs`, a few arms in
  * the paper authors' formats named as theirs (Haiku's R0 and R1, Qwen base's
@@ -119,7 +119,7 @@ describe('the shell examples of README.md and docs/', () => {
 
   beforeAll(() => {
     mkdirSync(logs);
-    for (const shipped of ['sweeps', 'config', 'rl']) symlinkSync(join(root, shipped), join(work, shipped));
+    for (const shipped of ['sweeps', 'config', 'rl', 'docs']) symlinkSync(join(root, shipped), join(work, shipped));
     const demo = parseYaml(readFileSync(join(root, 'sweeps', 'demo.yaml'), 'utf8')) as Record<string, unknown>;
     writeSyntheticRun(join(work, 'runs', 'demo'), { ...demo, seeds: '2000-2001' });
     const runs = join(work, 'AlloBench', 'runs');

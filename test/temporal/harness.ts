@@ -13,7 +13,7 @@ import type { SweepConfig } from '../../core/sweep/sweep-config.js';
 import { parsePolicyAgent } from '../../activities/providers/policy-provider.js';
 import { openRunStore } from '../../run-store/open-run-store.js';
 import type { SessionSummary } from '../../run-store/session-summary.js';
-import { runSweep } from '../../client/run-sweep.js';
+import { runOnTemporal } from '../../client/sweep-on-temporal.js';
 import type { DevServer } from '../../infra/dev-server.js';
 import { workflowCode } from '../../workers/create-workers.js';
 import { createNamespace, startTestServer } from './test-servers.js';
@@ -80,7 +80,7 @@ export function ownServerForThisFile(dynamicConfig?: Record<string, number>): Te
 export async function sweepOn(server: DevServer, config: SweepConfig, runDir: string) {
   process.env.TEMPORAL_ADDRESS = server.address;
   process.env.TEMPORAL_NAMESPACE = server.namespace;
-  return runSweep(config, { runDir, temporalPort: 0, inProcessWorkers: true, progressBar: false, say: () => undefined });
+  return runOnTemporal(config, { runDir, temporalPort: 0, inProcessWorkers: true, onProgress: undefined, say: () => undefined });
 }
 
 /** The decisions the core's in-process engine makes for a policy-agent session. */

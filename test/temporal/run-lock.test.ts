@@ -1,8 +1,9 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { STALE_AFTER_MS } from '../../run-store/file-lock.js';
 import { runLockPath } from '../../run-store/run-lock.js';
 import { freePort } from '../../infra/ports.js';
 import { runCli, runCliWith } from '../cli/run-cli.js';
@@ -104,6 +105,18 @@ describe('a run directory is locked while a command uses it', () => {
     expect(readFileSync(runLockPath(runDir), 'utf8')).toBe(lock);
     expect(existsSync(join(runDir, 'manifest.json'))).toBe(false);
   });
+
+  it('takes over a lock held on another host that its holder stopped renewing (older than the age bound), with a note', async () => {
+    const runDir = join(dir, 'abandoned-elsewhere');
+    mkdirSync(runDir);
+    writeFileSync(runLockPath(runDir), JSON.stringify({ pid: 1, host: 'another-host', since: '2026-01-01T00:00:00.000Z' }));
+    const unrenewed = new Date(Date.now() - STALE_AFTER_MS - 1000);
+    utimesSync(runLockPath(runDir), unrenewed, unrenewed);
+    const { status, stderr } = runCli(...(await runArgs(runDir, 'policy/eager')));
+    expect(status, stderr).toBe(0);
+    expect(stderr).toMatch(/took over the stale lock of .*abandoned-elsewhere: pid 1 on host another-host since .*, not renewed for 60 s/);
+    expect(existsSync(runLockPath(runDir))).toBe(false);
+  }, 60_000);
 
   it('takes over a stale lock (its process gone) with a note, and releases it at the end', async () => {
     const runDir = join(dir, 'stale');

@@ -1,6 +1,6 @@
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { agentName } from '../../core/sweep/session-spec.js';
-import { cellRow, CELL_COLUMNS } from '../../cli/print-results.js';
+import { cellRow, CELL_COLUMNS } from '../../analysis/cell-rows.js';
 import type { CellResult } from '../../analysis/run-results.js';
 import { waitingLine, type RunCatalog } from '../run-catalog.js';
 import type { LiveCounts, RunIndex } from '../run-index.js';

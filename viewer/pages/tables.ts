@@ -1,4 +1,4 @@
-import { CELL_COLUMNS, CELL_LEGEND, CELL_TEXT_COLUMNS, cellRow } from '../../cli/print-results.js';
+import { CELL_COLUMNS, CELL_LEGEND, CELL_TEXT_COLUMNS, cellRow } from '../../analysis/cell-rows.js';
 import type { CellResult } from '../../analysis/run-results.js';
 import type { IndexedSession } from '../run-index.js';
 import { html, usd, type Html } from './markup.js';
