@@ -81,8 +81,8 @@ const workflowRules = {
 };
 
 export default tseslint.config(
-  // Not ours to lint: the build, packages, runs, tools, the Python trainer and the S3 test server's environment.
-  { ignores: ['dist/', 'node_modules/', 'runs/', '.tools/', 'rl/', 'infra/s3/.venv/'] },
+  // Not ours to lint: the build, packages, runs, tools, the trainer's Python environment and GPU kit, the S3 test server's environment.
+  { ignores: ['dist/', 'node_modules/', 'runs/', '.tools/', 'rl/.venv/', 'rl/.gpu-kit/', 'infra/s3/.venv/'] },
   ...tseslint.configs.recommended,
   { files: ['core/**/*.ts', 'analysis/stats/**/*.ts'], rules: coreRules },
   { files: ['workflows/**/*.ts'], rules: workflowRules },
@@ -97,6 +97,11 @@ export default tseslint.config(
   { files: ['workers/**/*.ts', 'importer/**/*.ts', 'analysis/**/*.ts'], rules: layerRules('client', 'viewer', 'cli') },
   { files: ['client/**/*.ts'], rules: layerRules('viewer', 'cli') },
   { files: ['viewer/**/*.ts'], rules: layerRules('client', 'cli') },
+  // The RL study's Node side (the environment a trainer steps, the trainer's launcher) stands on the core and infra/ alone.
+  {
+    files: ['rl/bridge/**/*.ts'],
+    rules: layerRules('workflows', 'activities', 'workers', 'client', 'viewer', 'cli', 'importer', 'analysis', 'run-store'),
+  },
   // The run store is a layer of its own under everything that reads or writes runs: it imports only core/,
   // protocol/ and secrets/ (and secrets/ only core/).
   {

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
-import { RlEnvironment } from '../cli/rl-env-protocol.js';
+import { RlEnvironment } from '../rl/bridge/rl-env-protocol.js';
 import { cliPath } from '../infra/project-root.js';
 
 const SEEDS = 25;

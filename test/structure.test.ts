@@ -19,6 +19,7 @@ const SOURCE_DIRS = [
   'viewer',
   'cli',
   'bench',
+  'rl/bridge',
 ];
 
 function sourceFiles(dir: string): string[] {

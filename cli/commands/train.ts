@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { decisionCandidates } from '../../core/rl/decision-candidates.js';
-import { runTrainerModule } from '../python-trainer.js';
+import { runTrainerModule } from '../../rl/bridge/python-trainer.js';
 
 export function registerTrain(program: Command): void {
   program

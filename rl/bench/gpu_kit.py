@@ -1,8 +1,8 @@
 """Packs what the GPU check (gpu_step.py) needs beyond PyTorch, transformers and peft, for a machine that has
 nothing else: no network, no Node, no project node_modules. `npm run rl:gpu-kit` writes rl/.gpu-kit/:
 
-    env/                 the environment (dist/cli/rl-env-main.js and every module it imports, with the
-                         packages it needs from node_modules), runnable as `node env/dist/cli/rl-env-main.js`
+    env/                 the environment (dist/rl/bridge/rl-env-main.js and every module it imports, with the
+                         packages it needs from node_modules), runnable as `node env/dist/rl/bridge/rl-env-main.js`
     qwen2.5-tokenizer/   Qwen2.5's tokenizer and Qwen2.5-Instruct's chat template: Qwen2's vocabulary and the
                          template from llama.cpp's files as node-llama-cpp ships them (transformers reads the
                          GGUF vocabulary), with the tokens Qwen2.5 added (<tool_call> among them) named
@@ -31,7 +31,7 @@ sys.path.insert(0, str(RL))
 
 from allocbench_rl.llama_cpp_source import checkout  # noqa: E402
 
-ENTRY = Path("dist/cli/rl-env-main.js")
+ENTRY = Path("dist/rl/bridge/rl-env-main.js")
 VOCABULARY = "models/ggml-vocab-qwen2.gguf"
 QWEN25_ADDED = {
     151646: ("<|object_ref_start|>", True), 151647: ("<|object_ref_end|>", True), 151648: ("<|box_start|>", True),

@@ -73,7 +73,7 @@ def environment(kit: Path, scratch: Path, use_kit: bool) -> list[str]:
     env with the Node on PATH or, failing that, the kit's."""
     if not use_kit and shutil.which("node") and CLI.exists():
         return default_command()
-    entry = kit / "env" / "dist" / "cli" / "rl-env-main.js"
+    entry = kit / "env" / "dist" / "rl" / "bridge" / "rl-env-main.js"
     if not entry.exists():
         raise SystemExit(f"gpu check: no Node build here and no kit at {kit}: run npm run rl:gpu-kit where the project is installed")
     node = shutil.which("node")

@@ -18,7 +18,7 @@ from paper_workload import paper_shapes  # noqa: E402
 
 
 def test_the_gpu_check_runs_its_path_on_the_cpu(kit: Path) -> None:
-    assert (kit / "env" / "dist" / "cli" / "rl-env-main.js").exists() and (kit / "qwen2.5-tokenizer" / "tokenizer.json").exists()
+    assert (kit / "env" / "dist" / "rl" / "bridge" / "rl-env-main.js").exists() and (kit / "qwen2.5-tokenizer" / "tokenizer.json").exists()
     assert not (kit / "env" / "node_modules" / "commander").exists()  # the environment alone, not the CLI
     done = subprocess.run(
         [sys.executable, str(RL / "bench" / "gpu_step.py"), "--device", "cpu", "--kit", str(kit), "--kit-env",

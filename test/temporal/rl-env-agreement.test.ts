@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { conversation } from '../../core/chat/conversation.js';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
-import { RlEnvironment } from '../../cli/rl-env-protocol.js';
+import { RlEnvironment } from '../../rl/bridge/rl-env-protocol.js';
 import { serverForThisFile, summaryOf, sweepOn, transcriptOf } from './harness.js';
 
 const temporal = serverForThisFile();

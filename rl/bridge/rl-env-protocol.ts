@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { InputError } from '../core/errors.js';
-import { FAMILY_NAMES } from '../core/families/family.js';
-import { commitAtK } from '../core/policies/commit-at-k.js';
-import { episodeMetrics, pendingDecision, startEpisode, stepEpisode, type Episode, type PendingDecision } from '../core/rl/rl-episode.js';
-import { FEATURE_NAMES } from '../core/rl/decision-features.js';
-import { RESKINS } from '../core/rungs/vocabulary.js';
-import { sessionMetrics } from '../core/metrics/session-metrics.js';
-import { runSession } from '../core/session/run-session.js';
-import { generateStream } from '../core/stream/generate-stream.js';
-import { parseStreamConfig } from '../core/stream/stream-config.js';
-import { classSequence, type Stream } from '../core/stream/stream.js';
-import { parseOrThrow } from '../core/validation.js';
+import { InputError } from '../../core/errors.js';
+import { FAMILY_NAMES } from '../../core/families/family.js';
+import { commitAtK } from '../../core/policies/commit-at-k.js';
+import { episodeMetrics, pendingDecision, startEpisode, stepEpisode, type Episode, type PendingDecision } from '../../core/rl/rl-episode.js';
+import { FEATURE_NAMES } from '../../core/rl/decision-features.js';
+import { RESKINS } from '../../core/rungs/vocabulary.js';
+import { sessionMetrics } from '../../core/metrics/session-metrics.js';
+import { runSession } from '../../core/session/run-session.js';
+import { generateStream } from '../../core/stream/generate-stream.js';
+import { parseStreamConfig } from '../../core/stream/stream-config.js';
+import { classSequence, type Stream } from '../../core/stream/stream.js';
+import { parseOrThrow } from '../../core/validation.js';
 
 /*
  * `allocbench rl-env`: the reinforcement-learning study's environment as a

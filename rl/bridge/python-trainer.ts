@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../core/errors.js';
-import { projectRoot } from '../infra/project-root.js';
+import { InputError } from '../../core/errors.js';
+import { projectRoot } from '../../infra/project-root.js';
 
 /*
  * The reinforcement-learning trainer is Python (rl/, on PyTorch, transformers
