@@ -154,7 +154,7 @@ describe('allocbench rescore', () => {
     const report = JSON.parse(again.stdout) as { runs: { changed: number; unchanged: number; failed: number }[] };
     expect(report.runs[0]).toMatchObject({ changed: 0, failed: 1 });
     expect(previousSummaries(runDir, r0)).toEqual(['summary.prev-1.json']);
-  }, 180_000);
+  });
 
   it('rescores a run in a bucket, keeping the old summary there', async () => {
     const config = sweep('rescored-s3', ['R0']);
@@ -183,7 +183,7 @@ describe('allocbench rescore', () => {
     const kept = await client.send(new GetObjectCommand({ Bucket: bucket, Key: `${prefix}/${runParts.previousSummary(spec, 1)}` }));
     expect(JSON.parse(await kept.Body!.transformToString())).toEqual(before);
     expect((await openRunStore(location).readSummary(spec))?.metrics.unresolved).toBe(before.metrics.unresolved + 1);
-  }, 120_000);
+  });
 
   it.skipIf(!HAVE_PAPER_RUNS)(
     're-reads imported arms with our parser: the stored readings stand, and an edited reply is rescored',

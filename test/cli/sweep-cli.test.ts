@@ -185,7 +185,7 @@ describe('the embedded Temporal server on a busy machine', () => {
     } finally {
       holder?.close();
     }
-  }, 120_000);
+  });
 
   it('runs two at once in different directories, each on ports of its own', async () => {
     const [first, second] = await Promise.all([runCliAsync({}, run('together-a')), runCliAsync({}, run('together-b'))]);
@@ -195,7 +195,7 @@ describe('the embedded Temporal server on a busy machine', () => {
     expect(firstUi).toBeDefined();
     expect(secondUi).toBeDefined();
     expect(firstUi).not.toBe(secondUi);
-  }, 120_000);
+  });
 });
 
 describe("Temporal's log lines", () => {
@@ -215,5 +215,5 @@ describe("Temporal's log lines", () => {
     const lines = readFileSync(log, 'utf8');
     expect(lines).toMatch(/^\S+ sdk WARN Activity failed \{/m);
     expect(lines).toMatch(/^\S+ server Temporal Server: /m);
-  }, 120_000);
+  });
 });

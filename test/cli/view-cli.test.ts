@@ -112,7 +112,7 @@ describe('allocbench view follows the disk', () => {
     await until(async () => (await statusOf(`${viewer.url}/runs/after`)) === 200, SERVING, 'the new run to be served');
     expect(await (await fetch(viewer.url)).text()).toContain('href="/runs/after"');
     expect(viewer.stderr()).toBe('');
-  }, 150_000);
+  });
 
   it('waits for a run directory that does not exist yet, saying so, and serves the run once a sweep makes it', async () => {
     const out = join(dir, 'later', 'demo');
@@ -135,7 +135,7 @@ describe('allocbench view follows the disk', () => {
     expect(runs).toContain('href="/runs/later"');
     expect(runs).not.toContain('waiting for it');
     expect(viewer.child.exitCode).toBeNull();
-  }, 300_000);
+  });
 
   it('waits, too, where a sweep is making a run: its lock taken, its manifest not written yet', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'allocbench-view-making-'));
@@ -149,7 +149,7 @@ describe('allocbench view follows the disk', () => {
     } finally {
       lock.release();
     }
-  }, 150_000);
+  });
 
   it("appends a session's turns as it writes them, and shows how it ended, to a page that follows it", async () => {
     const out = join(dir, 'followed');
@@ -186,5 +186,5 @@ describe('allocbench view follows the disk', () => {
     expect(entries.at(-1)).toMatch(/Ended: <b>stream-end<\/b>/);
     // Read piece by piece, the conversation is the one read whole.
     expect(entries).toEqual((await read(0)).entries);
-  }, 300_000);
+  });
 });

@@ -38,5 +38,5 @@ describe("the library entry, import { runSweep } from 'allocbench'", () => {
     const [status] = await runStatus([outcome.runDir]);
     expect(status).toMatchObject({ name: 'library', total: 4, finished: 4, inFlight: 0, runBy: null });
     expect(await cancelSweep(outcome.runDir)).toMatchObject({ sweep: false, sessions: 0, states: { finished: 4 } });
-  }, 300_000);
+  });
 });

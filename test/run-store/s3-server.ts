@@ -6,7 +6,7 @@ export function s3ServerForThisFile(): { readonly server: S3Server } {
   let started: S3Server | undefined;
   beforeAll(async () => {
     started = await startS3Server();
-  }, 60_000);
+  });
   afterAll(async () => started?.stop());
   return {
     get server() {

@@ -57,10 +57,10 @@ describe('a sweep on S3-compatible object storage', () => {
     const first = startCli(await runArgs(location), s3.server.env);
     cleanups.push(() => killGroup(first));
     const store = openRunStore(location);
-    await until(async () => (await store.readManifest()) !== undefined, 60_000, 'the manifest on S3');
+    await until(async () => (await store.readManifest()) !== undefined, 120_000, 'the manifest on S3');
     const [spec] = expandSweep(parseSweepConfig((await store.readManifest())?.config));
     if (!spec) throw new Error('no session');
-    await until(async () => (await store.readTranscript(spec)).turns.length >= 2, 60_000, 'two turns on S3');
+    await until(async () => (await store.readTranscript(spec)).turns.length >= 2, 120_000, 'two turns on S3');
     killGroup(first);
     await exited(first);
     // Its lock names a process that is gone on this host: taken over at once, and said so (elsewhere it would expire).
@@ -86,7 +86,7 @@ describe('a sweep on S3-compatible object storage', () => {
     const audit = cli('audit', location, '--json');
     expect(audit.status, audit.stderr).toBe(0);
     expect(JSON.parse(audit.stdout)).toMatchObject({ sessions: 4 });
-  }, 300_000);
+  });
 
   it('names a damaged summary in one line in status, and excludes its session once in analyze', async () => {
     const location = `${await s3.server.bucket('damaged')}/store-demo`;
@@ -115,5 +115,5 @@ describe('a sweep on S3-compatible object storage', () => {
       .split('\n')
       .filter((line) => line.startsWith('- '));
     expect(excluded).toEqual([expect.stringContaining(`unreadable summary: ${where}`)]);
-  }, 180_000);
+  });
 });

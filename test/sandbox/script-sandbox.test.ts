@@ -63,7 +63,7 @@ async function runWatched(code: string, limits: { timeoutMs: number; memoryMb: n
   const outcome = watched.run(code, {}, limits);
   let pid: number | undefined;
   await vi.waitFor(() => expect((pid = isolateProcesses().find((each) => !before.has(each)))).toBeDefined(), {
-    timeout: 30_000,
+    timeout: 120_000,
     interval: 20,
   });
   return { watched, outcome, pid: pid as number };
@@ -187,7 +187,7 @@ describe('the script sandbox', () => {
   it('ends the isolate process of a run a limit stopped, with a thread that ignores termination still busy in it', async () => {
     const { outcome, pid } = await runWatched('function solve() { return (10n ** 8000000n).toString().length; }', LIMITS);
     expect(await outcome).toMatchObject({ ok: false, kind: 'timeout', limit: 'cpu' });
-    await vi.waitFor(() => expect(isolateProcesses()).not.toContain(pid), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(isolateProcesses()).not.toContain(pid), { timeout: 120_000, interval: 20 });
   });
 
   it('throws for a run whose isolate process is lost (a mechanical failure, not an outcome), and goes on with a fresh one', async () => {
@@ -199,7 +199,7 @@ describe('the script sandbox', () => {
     // One killed while idle is not run on: the next run starts another.
     const idle = isolateProcesses().find((each) => !before.has(each)) as number;
     process.kill(idle, 'SIGKILL');
-    await vi.waitFor(() => expect(children().map(([pid]) => pid)).not.toContain(idle), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(children().map(([pid]) => pid)).not.toContain(idle), { timeout: 120_000, interval: 20 });
     expect(await watched.run(LCG, lcgInputs, LIMITS)).toMatchObject({ ok: true, value: lcgGold });
   });
 

@@ -108,12 +108,12 @@ describe('crash recovery', () => {
     const runDir = `${await s3.server.bucket('cluster')}/worker-kill`;
     const workers = [startCli(['worker'], env), startCli(['worker'], env)];
     for (const worker of workers) started.push({ kill: () => killGroup(worker) });
-    await until(() => workers.every((worker) => worker.output().includes('allocbench worker on')), 30_000, 'two workers');
+    await until(() => workers.every((worker) => worker.output().includes('allocbench worker on')), 120_000, 'two workers');
     const sweep = startCli(['sweep', file, '--no-worker', '--out', runDir, '--json'], env);
     started.push({ kill: () => killGroup(sweep) });
     // The keeper's worker is the one to lose: the sessions it started go on elsewhere, and the keeper, run again, follows them.
     const keeper = await keeperWorker(server.address, config);
-    await until(async () => (await recordedTurns(runDir, config)) >= 6, 60_000, 'some recorded turns');
+    await until(async () => (await recordedTurns(runDir, config)) >= 6, 120_000, 'some recorded turns');
     const doomed = workers.find((worker) => worker.pid === keeper);
     if (!doomed) throw new Error(`no worker of pid ${keeper} runs the keeper`);
     killGroup(doomed);
@@ -132,7 +132,7 @@ describe('crash recovery', () => {
       );
     }
     await server.stop();
-  }, 180_000);
+  });
 
   it('continues a sweep from its SQLite file after the CLI and its embedded server were killed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'allocbench-restart-'));
@@ -149,7 +149,7 @@ describe('crash recovery', () => {
     const first = startCli(args);
     started.push({ kill: () => killGroup(first) });
     const summaries = () => expandSweep(config).filter((spec) => existsSync(runLayout.summary(runDir, spec))).length;
-    await until(() => summaries() >= 2, 90_000, 'the first finished sessions');
+    await until(() => summaries() >= 2, 120_000, 'the first finished sessions');
     killGroup(first);
     await exited(first);
     const finishedAtKill = summaries();
@@ -167,5 +167,5 @@ describe('crash recovery', () => {
     expect(await exited(again), again.output()).toBe(0);
     expect(expandSweep(config).map((spec) => readFileSync(runLayout.summary(runDir, spec), 'utf8'))).toEqual(summaryBytes);
     expect(existsSync(join(runLayout.temporal(runDir), 'dev.sqlite'))).toBe(true);
-  }, 180_000);
+  });
 });

@@ -143,7 +143,7 @@ describe('a local OpenAI-compatible server (tool_choice required, temperature 0,
     // The paper's local-model settings reach the server on every request.
     for (const request of [...requestsByTurn.values()].flat())
       expect(request.body).toMatchObject({ tool_choice: 'required', temperature: 0 });
-  }, 60_000);
+  });
 
   it("honours a 429's retry-after when it asks for longer than the rerun rule's 1.5 s", async () => {
     mode = 'empty';
@@ -153,7 +153,7 @@ describe('a local OpenAI-compatible server (tool_choice required, temperature 0,
     const [limited, retried] = transcript.attemptsSinceResume(transcript.turns[0]!.t);
     expect([limited?.outcome, retried?.outcome]).toEqual(['transport-error', 'ok']);
     expect((Date.parse(retried!.at) - Date.parse(limited!.at)) / 1000).toBeGreaterThanOrEqual(3);
-  }, 60_000);
+  });
 
   it.each([4, 2])(
     'asks a turn at most %i times in all (emptyRetries counts every call), then leaves it unresolved',
@@ -182,7 +182,7 @@ describe('a local OpenAI-compatible server (tool_choice required, temperature 0,
       expect(turn.decision).toMatchObject({ resolved: true, action: i % 2 === 0 ? 'commit' : 'pass' });
       expect(turn.reply.text).toMatch(i % 2 === 0 ? /<tool_call>/ : /```json/);
     });
-  }, 60_000);
+  });
 
   it('records a reply cut off by the output limit without a decision as cut-off, not asked again, and shows it in audit --json', async () => {
     mode = 'cut-off';
@@ -201,5 +201,5 @@ describe('a local OpenAI-compatible server (tool_choice required, temperature 0,
     const audited = audit.turns.find((turn) => turn.t === first!.t);
     expect(audited?.decision).toMatch(/cut off/);
     expect(audited?.attempts).toMatchObject([{ outcome: 'ok', stopReason: 'length' }]);
-  }, 60_000);
+  });
 });

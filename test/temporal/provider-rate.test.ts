@@ -73,7 +73,7 @@ describe("a provider's rate across the cluster", () => {
     expect(await withConnection((c) => providerRate(c, temporal.server.namespace, 'openai-compatible'))).toBeUndefined();
     expect(await callRate(sweep('rate-on-queue', 'provider-queue'))).toBeLessThanOrEqual(RATE * 1.5);
     expect(await withConnection((c) => providerRate(c, temporal.server.namespace, 'openai-compatible'))).toBe(RATE);
-  }, 120_000);
+  });
 
   it('reads back a rate set outside any sweep, and none where none is set', async () => {
     await withConnection((c) => setProviderRate(c, temporal.server.namespace, 'anthropic', 2.5, 'test'));

@@ -344,7 +344,7 @@ describe('R3 agent-loop sessions through the real Anthropic and OpenAI SDKs, Tem
         expect(request.body?.tool_choice).toEqual(wire === 'anthropic' ? { type: 'auto' } : 'auto');
       }
     }
-  }, 90_000);
+  });
 
   it("refuses a run of a script written on another class's problem without running it, and counts it", async () => {
     // Seed 2006's three-problem stream is a class, another, then the first again: one refused run and one accepted reuse.
@@ -389,7 +389,7 @@ describe('R3 agent-loop sessions through the real Anthropic and OpenAI SDKs, Tem
         builds: 1,
       });
     }
-  }, 90_000);
+  });
 
   it('refuses a write once the B writes are spent, saving nothing, and counts it', async () => {
     const sessions = await play('over-budget', builder(), { budgets: [2], stream: { length: 3 }, r3: { end: 'stream-end' } });
@@ -419,7 +419,7 @@ describe('R3 agent-loop sessions through the real Anthropic and OpenAI SDKs, Tem
       expect(summary, wire).toMatchObject({ termination: 'stream-end' });
       expect(summary.script?.metrics, wire).toMatchObject({ builds: 2, writesRefused: 1, scriptRuns: 2, answeredCorrectly: 2 });
     }
-  }, 90_000);
+  });
 
   it('answers a reply without a tool call with the format reminder, and moves on unanswered after a second', async () => {
     const sessions = await play('silent', proseFirst, { budgets: [1] });
@@ -462,7 +462,7 @@ describe('R3 agent-loop sessions through the real Anthropic and OpenAI SDKs, Tem
       expect(summary.termination, wire).toBe('budget-exhausted');
       expect(summary.script?.metrics, wire).toMatchObject({ forcedAdvances: 1, submitted: 0, playedTurns: 2, modelCalls: 3 });
     }
-  }, 90_000);
+  });
 
   it('ends a session at the token cap mid-problem, counting uncached input plus output and neither cache reads nor writes', async () => {
     // Two calls count 2 × COUNTED, past this cap; one call's cache reads alone would be past it.
@@ -491,7 +491,7 @@ describe('R3 agent-loop sessions through the real Anthropic and OpenAI SDKs, Tem
       expect(summary.usage.inputTokens, wire).toBe(2 * input);
       expect(summary.script?.metrics, wire).toMatchObject({ playedTurns: 1, modelCalls: 2, submitted: 0, scriptRuns: 1 });
     }
-  }, 90_000);
+  });
 
   it('records a script that never returns as a timeout, and the session goes on', async () => {
     const timeoutMs = 200;
@@ -519,5 +519,5 @@ describe('R3 agent-loop sessions through the real Anthropic and OpenAI SDKs, Tem
       expect(summary.termination, wire).toBe('budget-exhausted');
       expect(summary.script?.metrics, wire).toMatchObject({ scriptRuns: 2, scriptReturns: 1, scriptCorrect: 1, answeredCorrectly: 1 });
     }
-  }, 90_000);
+  });
 });

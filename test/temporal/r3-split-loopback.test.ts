@@ -153,5 +153,5 @@ describe('a split agent through the real OpenAI (planner) and Anthropic (builder
       ledger.reduce((sum, entry) => sum + entry.costUsd, 0),
       12,
     );
-  }, 120_000);
+  });
 });

@@ -65,7 +65,7 @@ function tornCopy(variant: string, lineOf: (lines: string[]) => number, newline:
 beforeAll(async () => {
   const { code, output } = await cli(await runArgs(base), 90_000);
   expect(code, output).toBe(0);
-}, 120_000);
+});
 
 describe('a transcript whose last line is torn', () => {
   it('is read by status, audit and analyze, which say so once and report the rest', async () => {
@@ -82,7 +82,7 @@ describe('a transcript whose last line is torn', () => {
     expect(reportsIn(analyze.output)).toHaveLength(1);
     expect(existsSync(join(runDir, 'report', 'index.html'))).toBe(true);
     expect(existsSync(`${transcriptPath(runDir)}.torn`)).toBe(false); // readers move nothing
-  }, 60_000);
+  });
 
   it.each([
     ['without', false],

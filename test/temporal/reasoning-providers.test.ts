@@ -227,7 +227,7 @@ describe('Gemini and the OpenAI Responses API through Temporal, reasoning carrie
       }
       expect(summary.usage.cachedInputTokens, model).toBeGreaterThan(0);
     }
-  }, 120_000);
+  });
 
   it('R3: one problem per provider (write, run, submit) with function results going back beside the reasoning', async () => {
     const sessions = await play('reasoning-r3', {
@@ -263,5 +263,5 @@ describe('Gemini and the OpenAI Responses API through Temporal, reasoning carrie
         ]);
       }
     }
-  }, 120_000);
+  });
 });

@@ -82,7 +82,7 @@ describe('a sweep replayed from its recorded replies', () => {
     const paid = (await openRunStore(source).readCosts()).length;
     expect(paid).toBeGreaterThan(0);
     expect(await openRunStore(replay).readCosts()).toEqual([]);
-  }, 240_000);
+  });
 
   it('replays a split agent: the planner’s turns and the builder’s calls each from their own record', async () => {
     const split = parseSweepConfig({
@@ -107,7 +107,7 @@ describe('a sweep replayed from its recorded replies', () => {
     expect(again.map((a) => [a.role, a.t, a.attempt, a.outcome, a.request])).toEqual(
       original.map((a) => [a.role, a.t, a.attempt, a.outcome, a.request]),
     );
-  }, 120_000);
+  });
 
   it('misses a request that differs from the recorded one: a provider error naming the call, the session a mechanical failure', async () => {
     // An economic cell states the charge rule in the system prompt: the same sessions, another prompt.
@@ -131,7 +131,7 @@ describe('a sweep replayed from its recorded replies', () => {
         `replay from ${recordedRun()}: no reply recorded for ${sessionKey(spec)}, turn 1, attempt 1: the request differs from the recorded one (a changed prompt, tool, model or limit)`,
       );
     }
-  }, 120_000);
+  });
 
   it('asks the live model where the recorded run has no reply, with miss: live', async () => {
     const config = {
@@ -149,7 +149,7 @@ describe('a sweep replayed from its recorded replies', () => {
       expect((await attemptsOf(runDir, spec)).some((a) => a.replayedFrom !== undefined)).toBe(false);
     }
     expect((await openRunStore(runDir).readCosts()).length).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });
 
 /** The command's error lines, its own and commander's (others say where the run is). */
@@ -177,7 +177,7 @@ describe('replay from the command line', () => {
     expect(missed.stderr).toContain(
       `(failed mechanically: provider-error): replay from ${recordedRun()}: no reply recorded for ${MODELS[0]}/R1/B3-K0/n-announced/seed-2000, turn 1, attempt 1: the request differs from the recorded one`,
     );
-  }, 120_000);
+  });
 
   it.each([
     [['--replay-from', '/no/such/run'], /^allocbench: --replay-from: \/no\/such\/run: no such run directory$/],
@@ -260,5 +260,5 @@ describe('a hosted model replayed (the real Anthropic SDK against a loopback ser
     expect(loopback.requests.length).toBeGreaterThan(requests);
     expect(loopback.requests.at(-1)?.body).toMatchObject({ temperature: 0.5 });
     for (const spec of expandSweep(changed)) expect((await summaryOf(live, spec)).costUsd).toBeGreaterThan(0);
-  }, 180_000);
+  });
 });

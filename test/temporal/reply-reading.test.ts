@@ -89,7 +89,7 @@ describe('replies read as the paper’s harness read them, through Temporal', ()
       ['commit', 'scan'],
     ]);
     expect(summary.metrics.unresolved).toBe(0);
-  }, 120_000);
+  });
 
   it('tool rungs: the first of two decisive calls applies (counted unparsed), an unknown tool beside a valid call is ignored, a cut-off reply is its own kind of unresolved', async () => {
     anthropic.requests.length = 0;
@@ -103,7 +103,7 @@ describe('replies read as the paper’s harness read them, through Temporal', ()
     expect(attempts.find((a) => a.t === turns[2]?.t)?.stopReason).toBe('length');
     expect(summary.metrics.unresolved).toBe(2);
     expect(summary.metrics.commitments).toBe(1);
-  }, 120_000);
+  });
 
   it('a local model: its call written out in a <tool_call> block is read as the call, at temperature 0 with a required tool call', async () => {
     const { turns, summary } = await playOne('reading-local', `${LOCAL}${local.url}/v1`, 'R1');
@@ -112,5 +112,5 @@ describe('replies read as the paper’s harness read them, through Temporal', ()
     const chat = local.requests.filter((r) => r.path.endsWith('/chat/completions'));
     expect(chat.length).toBeGreaterThan(0);
     for (const request of chat) expect(request.body).toMatchObject({ temperature: 0, tool_choice: 'required' });
-  }, 120_000);
+  });
 });

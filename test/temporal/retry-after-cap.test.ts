@@ -107,5 +107,5 @@ describe("a provider's retry-after, capped", () => {
     expect(text.output()).toContain('1:transport-error (throttled) (wait 4s, asked 7200s, capped)');
     expect(text.output()).toContain('(wait 4s, asked 3600s, capped)');
     expect(text.output()).toContain('2 retry-after waits capped');
-  }, 90_000);
+  });
 });

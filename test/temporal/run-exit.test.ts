@@ -79,7 +79,7 @@ describe('a run that cannot finish', () => {
     expect(resumed.status, resumed.stderr).toBe(0);
     const [spec] = expandSweep((await readManifest(openRunStore(out))).config);
     expect((await summaryOf(out, spec!)).termination).toBe('stream-end');
-  }, 120_000);
+  });
 });
 
 function writeAt(name: string): string {

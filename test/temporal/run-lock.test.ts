@@ -65,7 +65,7 @@ describe('a run directory is locked while a command uses it', () => {
     const runDir = join(dir, 'busy');
     const first = startCli(await runArgs(runDir));
     started.push({ kill: () => killGroup(first) });
-    await until(() => first.output().includes('Temporal Web UI'), 60_000, 'the first run to start its server');
+    await until(() => first.output().includes('Temporal Web UI'), 120_000, 'the first run to start its server');
 
     const second = await whileStopped(first, async () => runCli(...(await runArgs(runDir))));
     expect(second.status, second.stderr).toBe(2);
@@ -76,13 +76,13 @@ describe('a run directory is locked while a command uses it', () => {
     expect(await exited(first), first.output()).toBe(0);
     expect(first.output()).toMatch(/2\/2 sessions finished/);
     expect(existsSync(runLockPath(runDir))).toBe(false);
-  }, 120_000);
+  });
 
   it('on S3: refuses a second run on the same location, naming the holder, and releases the lock when the first ends', async () => {
     const location = `${await s3.server.bucket('locked')}/busy`;
     const first = startCli(await runArgs(location), s3.server.env);
     started.push({ kill: () => killGroup(first) });
-    await until(() => first.output().includes('Temporal Web UI'), 60_000, 'the first run to start its server');
+    await until(() => first.output().includes('Temporal Web UI'), 120_000, 'the first run to start its server');
 
     const second = await whileStopped(first, async () => runCliWith(s3.server.env, await runArgs(location)));
     expect(second.status, second.stderr).toBe(2);
@@ -92,7 +92,7 @@ describe('a run directory is locked while a command uses it', () => {
     const after = runCliWith(s3.server.env, await runArgs(location));
     expect(after.status, after.stderr).toBe(0);
     expect(after.stderr).not.toMatch(/took over/);
-  }, 120_000);
+  });
 
   it('refuses a lock held on another host without touching anything', () => {
     const runDir = join(dir, 'elsewhere');
@@ -116,7 +116,7 @@ describe('a run directory is locked while a command uses it', () => {
     expect(status, stderr).toBe(0);
     expect(stderr).toMatch(/took over the stale lock of .*abandoned-elsewhere: pid 1 on host another-host since .*, not renewed for 60 s/);
     expect(existsSync(runLockPath(runDir))).toBe(false);
-  }, 60_000);
+  });
 
   it('takes over a stale lock (its process gone) with a note, and releases it at the end', async () => {
     const runDir = join(dir, 'stale');
@@ -129,14 +129,14 @@ describe('a run directory is locked while a command uses it', () => {
       new RegExp(`took over the stale lock of .*stale: pid ${pid} on host ${hostname()} since 2026-01-01T00:00:00\\.000Z, which is gone`),
     );
     expect(existsSync(runLockPath(runDir))).toBe(false);
-  }, 60_000);
+  });
 
   it('releases the lock when the command is stopped by SIGTERM, so the run can be resumed', async () => {
     const runDir = join(dir, 'stopped');
     const args = await runArgs(runDir);
     const first = startCli(args);
     started.push({ kill: () => killGroup(first) });
-    await until(() => first.output().includes('Temporal Web UI'), 60_000, 'the run to start its server');
+    await until(() => first.output().includes('Temporal Web UI'), 120_000, 'the run to start its server');
     expect(existsSync(runLockPath(runDir))).toBe(true);
     first.kill('SIGTERM');
     await exited(first);
@@ -147,5 +147,5 @@ describe('a run directory is locked while a command uses it', () => {
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stderr).not.toMatch(/took over/);
     expect(resumed.stderr).toMatch(/2\/2 sessions finished/);
-  }, 120_000);
+  });
 });

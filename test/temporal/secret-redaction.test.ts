@@ -100,7 +100,7 @@ describe('credentials a server quotes back never reach output, files or Temporal
     expect(output).toMatch(/cannot reach .*401/);
     expect(output).toContain('[redacted]');
     expectNoKey(output, 'the CLI output');
-  }, 60_000);
+  });
 
   it.each(['in-session', 'provider-queue'] as const)(
     'errors during the run: transport (retried) and permanent, every form redacted everywhere (calls %s)',

@@ -121,7 +121,7 @@ describe('allocbench cancel', () => {
 
     await resumeAndCheck(runDir, config, 2);
     expect(JSON.parse(runCli('status', runDir, '--json').stdout).runs[0]).toMatchObject({ finished: 4, cancelled: 0 });
-  }, 180_000);
+  });
 
   it('cancels a sweep left running in the run’s state by a killed command, starting its server to do so', async () => {
     const { config, runDir, sweep } = await sweepUnderWay('orphaned');
@@ -130,7 +130,7 @@ describe('allocbench cancel', () => {
 
     expect(await cancel(runDir)).toMatch(/orphaned: cancelled; 0\/4 sessions finished; 2 cancelled, 2 waiting\./);
     await resumeAndCheck(runDir, config, 2);
-  }, 180_000);
+  });
 
   it('finishes a cancel whose running command is killed while the cancel waits, on the run’s own server started then', async () => {
     const { config, runDir, sweep } = await sweepUnderWay('killed-mid-cancel');
@@ -143,5 +143,5 @@ describe('allocbench cancel', () => {
     expect(await exited(cancelling), cancelling.output()).toBe(0);
     expect(cancelling.output()).toMatch(/killed-mid-cancel: cancelled; 0\/4 sessions finished; 2 cancelled, 2 waiting\./);
     await resumeAndCheck(runDir, config, 2);
-  }, 180_000);
+  });
 });

@@ -43,7 +43,7 @@ describe('sweep workflow ids carry the run identity', () => {
 
     const first = startCli(['sweep', a.file, '--out', runA], env);
     started.push({ kill: () => killGroup(first) });
-    await until(() => existsSync(runLayout.transcript(runA, expandSweep(a.config)[0]!)), 60_000, 'the first run to start a session');
+    await until(() => existsSync(runLayout.transcript(runA, expandSweep(a.config)[0]!)), 120_000, 'the first run to start a session');
 
     // The same sweep (same name and settings) into another directory would attach to the first run's workflow.
     const same = runCliWith(env, ['sweep', a.file, '--out', runC]);
@@ -65,5 +65,5 @@ describe('sweep workflow ids carry the run identity', () => {
 
     expect(await exited(first), first.output()).toBe(0);
     expect(finished(runA, a.config)).toBe(2);
-  }, 120_000);
+  });
 });

@@ -82,7 +82,7 @@ describe('a sweep begun with sessions as its children', () => {
           taskQueue: SESSIONS_TASK_QUEUE,
           args: [{ runDir, sweepId: config.name, config }],
         });
-        await until(async () => (await transcriptOf(runDir, specs[0]!)).turns.length >= 2, 60_000, 'the first session under way');
+        await until(async () => (await transcriptOf(runDir, specs[0]!)).turns.length >= 2, 120_000, 'the first session under way');
       });
     } finally {
       await nativeConnection.close();
@@ -102,5 +102,5 @@ describe('a sweep begun with sessions as its children', () => {
       await connection.close();
     }
     expect(await replayRecordedHistories(server.server, `WorkflowId = "${sweepWorkflowId(config)}"`)).toBe(1);
-  }, 120_000);
+  });
 });

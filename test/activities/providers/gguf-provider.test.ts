@@ -64,7 +64,7 @@ describe.skipIf(!TEST_GROUPS.smallModel.present)('the in-process GGUF adapter on
     await expect(small.generate({ ...tooLong, maxOutputTokens: 1000, conversationKey: 'small' })).rejects.toThrow(
       /exceed the 1024-token context/,
     );
-  }, 300_000);
+  });
 
   it('reports a reply stopped by the output limit as a length stop, and its usage', async () => {
     const provider = ggufProvider(model);
@@ -73,7 +73,7 @@ describe.skipIf(!TEST_GROUPS.smallModel.present)('the in-process GGUF adapter on
     expect(reply.usage.outputTokens).toBeLessThanOrEqual(3);
     expect(reply.usage.inputTokens).toBeGreaterThan(0);
     expect(reply.usageEstimated).toBe(false);
-  }, 300_000);
+  });
 
   it('samples greedily at temperature 0, whatever the seed; a tool rung offers the tools whether or not a call is required', async () => {
     const provider = ggufProvider(model);
@@ -93,5 +93,5 @@ describe.skipIf(!TEST_GROUPS.smallModel.present)('the in-process GGUF adapter on
       expect(['end', 'length', 'tool-use']).toContain(reply.stopReason);
       expect(reply.stopReason === 'tool-use').toBe(reply.toolCalls.length > 0);
     }
-  }, 300_000);
+  });
 });
