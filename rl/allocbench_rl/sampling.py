@@ -19,6 +19,7 @@ batch and however often the host reads the device.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -95,14 +96,30 @@ def episode_seed(seed: int, id: str) -> int:
     return _signed(splitmix(seed, digest))
 
 
+@functools.lru_cache(maxsize=8)
+def _block(vocabulary: int) -> int:
+    """The largest divisor of the vocabulary up to 4,096: the width of the blocks a draw sums first."""
+    return max(d for d in range(1, min(vocabulary, 4096) + 1) if vocabulary % d == 0)
+
+
 def draw(logits: torch.Tensor, temperature: float, u: torch.Tensor) -> torch.Tensor:
     """One index per row of `logits` from softmax(logits / T), by inverting its distribution function at `u`;
-    the argmax at T = 0."""
+    the argmax at T = 0. The cumulative sums run in float64 over block totals, then inside the one block
+    reached: the same draw as one cumulative sum over the vocabulary, with a few passes over it instead of ten."""
     if temperature == 0:
         return torch.argmax(logits, dim=-1)
-    cumulative = torch.softmax(logits.double() / temperature, dim=-1).cumsum(dim=-1)
-    picked = torch.searchsorted(cumulative, (u * cumulative[:, -1])[:, None], right=True).squeeze(-1)
-    return picked.clamp_(max=logits.shape[-1] - 1)
+    rows, vocabulary = logits.shape
+    width = _block(vocabulary)
+    weights = logits / temperature
+    weights = weights.sub_(weights.max(dim=-1, keepdim=True).values).exp_().view(rows, vocabulary // width, width)
+    totals = weights.sum(dim=-1).double()
+    through = totals.cumsum(dim=-1)
+    target = (u * through[:, -1])[:, None]
+    block = torch.searchsorted(through, target, right=True).clamp_(max=through.shape[1] - 1)
+    before = through.gather(1, block) - totals.gather(1, block)
+    inside = weights.gather(1, block[:, :, None].expand(rows, 1, width)).squeeze(1).double().cumsum(dim=-1)
+    index = torch.searchsorted(inside, target - before, right=True).clamp_(max=width - 1)
+    return (block * width + index).squeeze(1)
 
 
 def choose(sequence_logprobs: torch.Tensor, temperature: float, u: float) -> int:
@@ -134,7 +151,8 @@ class Sampler:
         return tokens, self._logprobs(logits, tokens)
 
     def _logprobs(self, logits: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
-        return torch.log_softmax(logits / self.scoring_temperature, dim=-1).gather(1, tokens[:, None]).squeeze(1)
+        scaled = logits / self.scoring_temperature
+        return scaled.gather(1, tokens[:, None]).squeeze(1) - torch.logsumexp(scaled, dim=-1)
 
 
 class OllamaSampler(Sampler):

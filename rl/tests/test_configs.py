@@ -24,6 +24,7 @@ def test_every_shipped_config_parses(path: Path) -> None:
     config = load_config(path)
     if path.name.startswith("grpo-pilot"):
         assert config.algorithm == "grpo" and config.clip is None
+        assert config.sampler == "ollama-defaults" and config.max_new_tokens == 512  # the authors' Ollama, as it sampled
 
 
 def test_clip_is_positive_or_null() -> None:

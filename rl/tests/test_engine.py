@@ -7,7 +7,6 @@ never waits on the device; attention reads the key-value heads as stored, in rol
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +17,7 @@ import torch
 import transformers
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from allocbench_rl import decoder, engine as engine_module, train
+from allocbench_rl import decoder, engine as engine_module
 from allocbench_rl.config import Config
 from allocbench_rl.engine import TorchEngine, Turn
 from allocbench_rl.env import EnvClient
@@ -45,7 +44,7 @@ def play(policy: Policy, env: EnvClient, config: Config, count: int = 4, **optio
         "constrained": config.decision_mode == "constrained", "temperature": 1.2, "max_new_tokens": config.max_new_tokens,
         "slots": count, "context": config.rollout_context, "seed": 5,
     }
-    return run_rollouts(policy, env, config.env, [(f"e{i}", 9000 + i // 2, i % 2) for i in range(count)], **(settings | options))
+    return run_rollouts(policy, env, config.env, [(f"e{i}", 9000 + i // 4, i % 4) for i in range(count)], **(settings | options))
 
 
 @pytest.fixture
@@ -131,14 +130,16 @@ def test_the_kv_cache_is_allocated_once_at_the_size_the_config_fixes(tiny: Calla
         assert engine.kv_bytes == 2 * t.layers * 3 * t.kv_heads * 96 * (t.hidden // t.heads) * 4
 
 
-def test_uneven_episodes_run_no_idle_rows_and_steps_jsonl_says_so(env: EnvClient, tiny: Callable[..., Config], tmp_path: Path) -> None:
-    config = tiny(env={"length": 30}, seedsPerStep=4, rolloutsPerSeed=4, steps=1, gate={"enabled": False})
-    train.Trainer(config, tmp_path, env, log=lambda _: None).train()
-    (line,) = [json.loads(x) for x in (tmp_path / "steps.jsonl").read_text().splitlines()]
-    records = [json.loads(x) for x in (tmp_path / "steps" / "step-0000" / "rollouts.jsonl").read_text().splitlines()]
-    decisions = [sum(r["episode"] == e for r in records) for e in {r["episode"] for r in records}]
-    assert len(decisions) == 16 and max(decisions) >= 2 * min(decisions)  # uneven: each ends at its third keep
-    assert line["slotsPerToken"] <= 1.1  # lockstep cohorts ran finished episodes' rows and padding: 1.83 here
+def test_uneven_episodes_run_no_idle_rows(env: EnvClient, tiny: Callable[..., Config]) -> None:
+    """16 constrained episodes of one step, each ending at its third keep (steps.jsonl records the ratio as
+    slotsPerToken: test_train_cli)."""
+    config = tiny(env={"length": 30})
+    policy = load_policy(config.model, torch.device("cpu"), seed=0)
+    stats = RolloutStats()
+    episodes = play(policy, env, config, count=16, stats=stats)
+    decisions = [len(e.decisions) for e in episodes]
+    assert max(decisions) >= 2 * min(decisions)  # uneven
+    assert stats.slots_encoded <= 1.1 * stats.tokens_encoded  # lockstep cohorts ran finished episodes' rows and padding: 1.83 here
 
 
 def forced(policy: Policy, lengths: dict[str, list[int]]) -> ScriptedSampler:

@@ -132,14 +132,11 @@ def exact_free_text_kl(policy: Policy, episodes: list[EpisodeRollout]) -> float:
 
 
 # Free text on a model whose replies spread over 40 tokens (conftest's fixed distribution; a tiny random model's
-# are near uniform over 49k, so no update moves them measurably): k2 pulls, the authors' k1 pushes away.
-@pytest.mark.parametrize(("estimator", "pulls"), [("k2", True), ("k1", False)])
-def test_in_free_text_the_kl_term_pulls_toward_the_reference(
-    env: EnvClient, tiny: Callable[..., Config], fixed_model: tuple[Path, torch.Tensor], estimator: str, pulls: bool
-) -> None:
+# are near uniform over 49k, so no update moves them measurably).
+def test_in_free_text_the_kl_term_pulls_toward_the_reference(env: EnvClient, tiny: Callable[..., Config], fixed_model: tuple[Path, torch.Tensor]) -> None:
     config = tiny(
         model={"kind": "hf", "path": str(fixed_model[0])}, decisionMode="free", maxNewTokens=8, env={"length": 4},
-        learningRate=3e-4, weightDecay=0.0, klWeight=1.0, kl={"estimator": estimator},
+        learningRate=3e-4, weightDecay=0.0, klWeight=1.0,
     )
     policy = load_policy(config.model, torch.device("cpu"), seed=0)
     moved_away(policy)
@@ -150,8 +147,7 @@ def test_in_free_text_the_kl_term_pulls_toward_the_reference(
     optimizer = torch.optim.AdamW(policy.trainable(), lr=config.learning_rate, weight_decay=0.0)
     for _ in range(5):
         ppo_update(policy, optimizer, episodes, [[0.0] * len(e.decisions) for e in episodes], reference, config)
-    after = exact_free_text_kl(policy, episodes)
-    assert after < 0.1 * before if pulls else after > 10 * before
+    assert exact_free_text_kl(policy, episodes) < 0.1 * before
 
 
 def test_attention_dropout_in_the_models_config_is_off_in_the_update(tmp_path: Path, gguf: Path) -> None:

@@ -50,6 +50,8 @@ def test_end_to_end_run_writes_the_run_directory(tmp_path: Path, gguf: Path, env
         assert set(line["seconds"]) == {"rollout", "reference", "critic", "update", "total"} and all(phase["rssMb"] > 0 for phase in line["memoryMb"].values())
         assert line["meanKl"] >= 0 and line["entropy"] > 0 and line["tokensEncodedPerDecision"] > 0
         assert line["samplerDeviation"] < 1e-4  # the update scores as the rollout sampled (fp32 on the CPU)
+        assert 1 - 1e-4 < line["importanceWeights"]["min"] <= line["importanceWeights"]["max"] < 1 + 1e-4
+        assert line["slotsPerToken"] == 1.0  # continuous batching: no padding, no idle rows (episodes end unevenly)
     records = [json.loads(r) for r in (out / "steps" / "step-0001" / "rollouts.jsonl").read_text().splitlines()]
     assert {r["episode"].rsplit("-", 1)[0] for r in records} == {"1-9002", "1-9003"}
     for episode in {r["episode"] for r in records}:
