@@ -154,8 +154,8 @@ class _Window:
                 graph = torch.cuda.CUDAGraph()
                 with torch.cuda.graph(graph, pool=self.pool):
                     self.run_eagerly(rows, key_length)
-            except RuntimeError as error:
-                self.failure = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+            except Exception as error:  # noqa: BLE001 - whatever stops a capture, decoding goes on eagerly
+                self.failure = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0]}"
                 self.run_eagerly(rows, key_length)
                 return
             self.pool = graph.pool()
@@ -181,7 +181,8 @@ class TorchEngine:
         """What ran, in order: ("prefill", slots, tokens) and ("decode", rows, key length) per window."""
         self.decoder: Decoder | None = None
         self.graph_failure: str | None = None
-        """Why decoding ran without CUDA graphs on a GPU, if capturing one failed (read when the engine closes)."""
+        """Why decoding ran without CUDA graphs on a GPU, if capturing one failed (set when the engine closes)."""
+        self.graphs_captured = 0
         self._open = ExitStack()
 
     def __enter__(self) -> TorchEngine:
@@ -193,7 +194,7 @@ class TorchEngine:
         return self
 
     def __exit__(self, *_: object) -> None:
-        self.graph_failure = self.window.failure
+        self.graph_failure, self.graphs_captured = self.window.failure, len(self.window.graphs)
         self.decoder = self.window = None  # the cache and the graphs go
         self._open.close()
 

@@ -153,7 +153,7 @@ def points(trainer: Trainer, args: argparse.Namespace, device: torch.device) -> 
     """Decoding steps and prefill forwards of the engine at each (rows, context), and a merge and restore."""
     policy, k = trainer.policy, SYNC_EVERY_ON_GPU if device.type == "cuda" else 1
     filler = policy.tokenizer("so", add_special_tokens=False)["input_ids"][0]
-    decode, prefill, failure = [], [], None
+    decode, prefill, failure, captured = [], [], None, 0
     for rows in args.rows:
         for context in args.contexts:
             prompt = [filler] * context
@@ -173,14 +173,14 @@ def points(trainer: Trainer, args: argparse.Namespace, device: torch.device) -> 
                 seconds = (clock(device) - started) / (args.windows * k)
                 keys = [key for kind, _, key in engine.forwards[-args.windows :] if kind == "decode"]
                 decode.append((rows, sum(keys) / len(keys), seconds))
-                failure = failure or engine.graph_failure
+            failure, captured = failure or engine.graph_failure, captured + engine.graphs_captured
             release(device)
     with policy.merged():  # the first merge copies the base aside
         pass
     started = clock(device)
     with policy.merged():
         pass
-    return {"decode": decode, "prefill": prefill, "merge": clock(device) - started, "graphs": (failure or "on") if device.type == "cuda" else "off (CPU)"}
+    return {"decode": decode, "prefill": prefill, "merge": clock(device) - started, "graphs": (failure or f"{captured} captured") if device.type == "cuda" else "off (CPU)"}
 
 
 def workload_step(trainer: Trainer, device: torch.device) -> dict[str, Any]:
