@@ -173,7 +173,6 @@ class TorchEngine:
         self.sync_every = sync_every or (SYNC_EVERY_ON_GPU if self.gpu else 1)
         self.stop_set = stop_ids(policy)
         self.stops = torch.tensor(sorted(self.stop_set), device=self.device)
-        self.pad = policy.tokenizer.pad_token_id or 0
         self.rows: list[_Row] = []
         self.tokens_encoded = 0
         self.slots_encoded = 0

@@ -27,7 +27,6 @@ import torch
 
 from .model import Policy
 
-SAMPLERS = ("neutral", "ollama-defaults")
 OLLAMA = {"repeat_penalty": 1.1, "repeat_last_n": 64, "top_k": 40, "top_p": 0.9}
 """Ollama's defaults (api.DefaultOptions) that shape a draw when a request sets only the temperature."""
 
