@@ -27,7 +27,7 @@ describe('allocbench analyze and compare', () => {
   });
 
   it.each([
-    [['analyze', join(dir, 'nowhere'), '--out', join(dir, 'x')], /^allocbench: nothing to analyze in .*nowhere: no such directory\)$/],
+    [['analyze', join(dir, 'nowhere'), '--out', join(dir, 'x')], /^allocbench: .*nowhere: no such run directory$/],
     [['analyze', runDir], /--out/],
     [
       ['compare', runDir, '--a', 'policy/commit-at-1', '--b', 'policy/bayes'],

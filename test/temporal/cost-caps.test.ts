@@ -40,7 +40,7 @@ describe('a run cost cap', () => {
     const specs = expandSweep(config);
     for (const spec of specs) expect(stopped.stderr).toContain(`${sessionKey(spec)} (stopped by a cost cap: run-cost-cap)`);
     expect(stopped.stderr).toContain('0/4 sessions finished; 4 stopped by a cost cap.');
-    expect(stopped.stderr).toMatch(/with a higher --cap .*: npx allocbench run --model 'policy\/commit-at-2\?cost=0\.01' --rung R1/);
+    expect(stopped.stderr).toMatch(/need a higher --cap .*: npx allocbench run --model 'policy\/commit-at-2\?cost=0\.01' --rung R1/);
     const row = stopped.stdout.split('\n').find((line) => line.startsWith(model)) ?? '';
     expect(row).toMatch(/0\/4\s+–\s+–\s+–\s+–/); // sessions, items/stream, Score, online Score, online regret
     expect(row).toMatch(/4 stopped by the cap$/);

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseSweepConfig } from '../../core/sweep/sweep-config.js';
 import { expandSweep } from '../../core/sweep/expand-sweep.js';
 import { runLayout } from '../../run-store/run-layout.js';
-import { runCliWith } from '../cli/run-cli.js';
+import { runCliAsync } from '../cli/run-cli.js';
+import { gate, startLoopback } from '../activities/providers/loopback.js';
+import { chatCompletion } from '../activities/providers/wire.js';
 import { serverForThisFile } from './harness.js';
 import { exited, killGroup, startCli, until } from './processes.js';
 
@@ -28,6 +30,15 @@ function sweepFile(dir: string, name: string, raw: Record<string, unknown>) {
   return { file, config: parseSweepConfig(raw) };
 }
 
+/** A local model that passes every decision, each reply held until the gate opens: a run on it stays running as long as the test needs. */
+async function gatedModel(held: { readonly opened: Promise<void> }) {
+  return startLoopback((request) =>
+    request.path.endsWith('/models')
+      ? { json: { object: 'list', data: [] } }
+      : { json: chatCompletion({ content: 'DECISION: PASS' }, {}, 'gated'), after: held.opened },
+  );
+}
+
 const finished = (runDir: string, config: ReturnType<typeof parseSweepConfig>) =>
   expandSweep(config).filter((spec) => existsSync(runLayout.summary(runDir, spec))).length;
 
@@ -36,8 +47,11 @@ describe('sweep workflow ids carry the run identity', () => {
     const dir = mkdtempSync(join(tmpdir(), 'allocbench-identity-'));
     const env = temporal.env;
     const rungs = ['R0'];
-    // The first run: slow, so it is still running while the others start.
-    const a = sweepFile(dir, 'a', { name: 'shared', models: ['policy/commit-at-99?delay=250'], rungs, seeds: [2000, 2001] });
+    // The first run waits on a model that holds its replies, so it is still running while the others start.
+    const replies = gate();
+    const gated = await gatedModel(replies);
+    started.push({ kill: () => void gated.close() });
+    const a = sweepFile(dir, 'a', { name: 'shared', models: [`openai-compatible/gated@${gated.url}/v1`], rungs, seeds: [2000, 2001] });
     const b = sweepFile(dir, 'b', { name: 'shared', models: ['policy/eager'], rungs, seeds: [2002, 2003] });
     const [runA, runB, runC] = ['a', 'b', 'c'].map((name) => join(dir, `run-${name}`)) as [string, string, string];
 
@@ -46,23 +60,25 @@ describe('sweep workflow ids carry the run identity', () => {
     await until(() => existsSync(runLayout.transcript(runA, expandSweep(a.config)[0]!)), 120_000, 'the first run to start a session');
 
     // The same sweep (same name and settings) into another directory would attach to the first run's workflow.
-    const same = runCliWith(env, ['sweep', a.file, '--out', runC]);
+    // (Every command beside it runs without blocking this process, which serves the gated model.)
+    const same = await runCliAsync(env, ['sweep', a.file, '--out', runC]);
     expect(same.status, same.stderr).toBe(2);
     expect(same.stderr).toMatch(new RegExp(`workflow sweep/shared@[0-9a-f]{12} is running for run directory ${runA}, not ${runC}`));
     expect(finished(runC, a.config)).toBe(0);
 
     // A sweep of the same name with other settings runs its own sessions, into its own directory.
-    const other = runCliWith(env, ['sweep', b.file, '--out', runB]);
+    const other = await runCliAsync(env, ['sweep', b.file, '--out', runB]);
     expect(other.status, other.stderr).toBe(0);
     expect(finished(runB, b.config)).toBe(2);
     expect(first.exitCode, 'the first run was still running').toBeNull();
 
     // status counts each run's own running sessions.
-    const status = runCliWith(env, ['status', runA, runB, '--json']);
+    const status = await runCliAsync(env, ['status', runA, runB, '--json']);
     const runs = (JSON.parse(status.stdout) as { runs: { runDir: string; running: number }[] }).runs;
     expect(runs.find((run) => run.runDir === runB)?.running).toBe(0);
     expect(runs.find((run) => run.runDir === runA)?.running).toBeGreaterThan(0);
 
+    replies.open();
     expect(await exited(first), first.output()).toBe(0);
     expect(finished(runA, a.config)).toBe(2);
   });

@@ -16,6 +16,8 @@ import { runLayout } from '../../run-store/run-layout.js';
 import { turnOptima } from '../../viewer/turn-optimum.js';
 import { sweepWorkflowId } from '../../workflows/workflow-ids.js';
 import { serverForThisFile, summaryOf, sweepOn } from '../temporal/harness.js';
+import { gate, startLoopback } from '../activities/providers/loopback.js';
+import { chatCompletion } from '../activities/providers/wire.js';
 import { cliPath } from '../../infra/project-root.js';
 
 /** Debian's chromium (installed by .ci/run); CI sets ALLOCBENCH_REQUIRE_BROWSER so these cannot skip there. */
@@ -60,6 +62,7 @@ async function startView(args: readonly string[]): Promise<{ url: string; proces
 
 let browser: Browser | undefined;
 const viewers: ChildProcess[] = [];
+const loopbacks: { close: () => Promise<void> }[] = [];
 let viewer = '';
 
 async function open(path: string): Promise<Page> {
@@ -95,6 +98,7 @@ describe.skipIf(!CHROMIUM && !required)('allocbench view in a real browser', () 
   afterAll(async () => {
     await browser?.close();
     for (const child of viewers) child.kill('SIGTERM');
+    for (const loopback of loopbacks) await loopback.close();
   });
 
   it('opens a finished run: its cells with the CLI metrics, sortable and filterable, and its sessions', async () => {
@@ -207,9 +211,18 @@ describe.skipIf(!CHROMIUM && !required)('allocbench view in a real browser', () 
 
   it('follows a session in flight: its turns are appended without a reload, each with its optimum, and it ends showing how', async () => {
     const followed = join(dir, 'followed');
+    // A local model that passes every decision: the first two replies at once, the rest once the page has counted its turns,
+    // so the session is still in flight when the page loads however slow the machine.
+    const rest = gate();
+    const model = await startLoopback((request, index) =>
+      request.path.endsWith('/models')
+        ? { json: { object: 'list', data: [] } }
+        : { json: chatCompletion({ content: 'DECISION: PASS' }, {}, 'followed'), ...(index > 2 && { after: rest.opened }) },
+    );
+    loopbacks.push(model);
     const slow = parseSweepConfig({
       name: 'followed',
-      models: ['policy/commit-at-2?delay=400'],
+      models: [`openai-compatible/followed@${model.url}/v1`],
       rungs: ['R0'],
       seeds: [2000],
       stream: { length: 12 },
@@ -226,6 +239,7 @@ describe.skipIf(!CHROMIUM && !required)('allocbench view in a real browser', () 
     await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
     const turns = () => page.locator('article.entry.turn').count();
     const first = await turns();
+    rest.open();
     await page.waitForFunction((before) => document.querySelectorAll('article.entry.turn').length > before, first, { timeout: 120_000 });
     await sweep;
     await page.locator('[data-facts]', { hasText: /finished\s+· termination stream-end/ }).waitFor({ timeout: 120_000 });

@@ -1,8 +1,17 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 
-/** What a scripted reply does: answer with JSON (and a status and headers, after a delay), hang, or drop the connection. */
+/**
+ * What a scripted reply does: answer with JSON (and a status and headers, after a delay, or once `after`
+ * settles: a reply held until the test lets it go), hang, or drop the connection.
+ */
 export type Scripted =
-  | { readonly status?: number; readonly headers?: Record<string, string>; readonly json: unknown; readonly afterMs?: number }
+  | {
+      readonly status?: number;
+      readonly headers?: Record<string, string>;
+      readonly json: unknown;
+      readonly afterMs?: number;
+      readonly after?: Promise<unknown>;
+    }
   | { readonly hangMs: number }
   | 'drop';
 
@@ -33,10 +42,11 @@ export async function startLoopback(script: (request: RecordedRequest, index: nu
       const reply = script(request, requests.length - 1);
       if (reply === 'drop') return void req.socket.destroy();
       if ('hangMs' in reply) return void setTimeout(() => res.destroyed || res.end(), reply.hangMs);
-      setTimeout(() => {
+      const answer = () => {
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(JSON.stringify(reply.json));
-      }, reply.afterMs ?? 0);
+      };
+      void Promise.resolve(reply.after).then(() => setTimeout(answer, reply.afterMs ?? 0));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,4 +56,11 @@ export async function startLoopback(script: (request: RecordedRequest, index: nu
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A gate a test opens: `opened` settles once `open()` is called. */
+export function gate(): { readonly opened: Promise<void>; open(): void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
 }

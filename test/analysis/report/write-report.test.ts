@@ -93,7 +93,7 @@ describe('allocbench analyze', () => {
     const out = join(dir, 'excluded');
     const summary = await writeReport([partial, other, join(dir, 'nowhere')], out);
     const excluded = readFileSync(join(out, 'exclusions.md'), 'utf8');
-    expect(excluded).toContain('policy/commit-at-2/R0/ball/B3-K0/n-hidden/seed-2000: not finished (no summary.json)');
+    expect(excluded).toContain('policy/commit-at-2/R0/ball/B3-K0/n-hidden/seed-2000: not finished (in flight)');
     expect(excluded).toMatch(/seed-2001: its summary names stream ffffffffffff but the run directory holds [0-9a-f]{12}/);
     expect(excluded).toContain(`${join(dir, 'nowhere')}: no such directory`);
     expect(summary.sessions).toBe(2); // seeds 2001 and 2002 at R0

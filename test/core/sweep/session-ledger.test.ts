@@ -7,6 +7,7 @@ describe('a sweep keeper’s ledger', () => {
     const taken = Array.from({ length: 12 }, () => ledger.take());
     expect(taken).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     ledger.end(0, 'finished');
+    ledger.end(2, 'stopped');
     ledger.end(3, 'mechanical-failure');
     ledger.end(9, 'failed');
     ledger.end(11, 'cancelled');
@@ -14,8 +15,9 @@ describe('a sweep keeper’s ledger', () => {
 
     // Through JSON, as a heartbeat carries it.
     const again = SessionLedger.resume(20, JSON.parse(JSON.stringify(ledger.state())));
-    expect(again.inFlight()).toEqual([1, 2, 4, 5, 6, 7, 8, 10]);
-    expect(again.counts()).toEqual({ finished: 2, mechanicalFailures: 1, failed: 1, cancelled: 1 });
+    expect(again.inFlight()).toEqual([1, 4, 5, 6, 7, 8, 10]);
+    // Each ending its own count: a session stopped by a cost cap or failed mechanically is not finished.
+    expect(again.counts()).toEqual({ finished: 1, stopped: 1, mechanicalFailures: 1, failed: 1, cancelled: 1 });
     expect(again.take()).toBe(12);
     expect(again.hasEnded(3)).toBe(true);
     expect(again.hasEnded(12)).toBe(false);
@@ -29,7 +31,7 @@ describe('a sweep keeper’s ledger', () => {
     for (const details of [null, 'x', { ...state, size: 9 }, { ...state, next: 9 }, { ...state, ended: 'zz' }, { ...state, failed: -1 }]) {
       const fresh = SessionLedger.resume(8, details);
       expect(fresh.next).toBe(0);
-      expect(fresh.counts()).toEqual({ finished: 0, mechanicalFailures: 0, failed: 0, cancelled: 0 });
+      expect(fresh.counts()).toEqual({ finished: 0, stopped: 0, mechanicalFailures: 0, failed: 0, cancelled: 0 });
     }
   });
 
