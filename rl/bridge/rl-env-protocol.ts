@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { FAMILY_NAMES } from '../../core/families/family.js';
 import { commitAtK } from '../../core/policies/commit-at-k.js';
-import { episodeMetrics, pendingDecision, startEpisode, stepEpisode, type Episode, type PendingDecision } from '../../core/rl/rl-episode.js';
+import {
+  episodeMetrics,
+  pendingDecision,
+  startEpisode,
+  stepEpisode,
+  type Episode,
+  type PendingDecision,
+} from '../../core/rl/rl-episode.js';
 import { FEATURE_NAMES } from '../../core/rl/decision-features.js';
 import { RESKINS } from '../../core/rungs/vocabulary.js';
 import { sessionMetrics } from '../../core/metrics/session-metrics.js';
