@@ -141,7 +141,8 @@ export async function runTests(options: TestRunOptions): Promise<TestRun> {
 }
 
 function trainerEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, PYTHONPATH: join(root, 'rl'), PYTHONUNBUFFERED: '1' };
+  // One thread in the trainer's subprocesses too (conftest.py sets it in pytest's): beside vitest, more spin for cores.
+  return { ...process.env, PYTHONPATH: join(root, 'rl'), PYTHONUNBUFFERED: '1', OMP_NUM_THREADS: '1' };
 }
 
 function readProfile(file: string): RunProfile | undefined {

@@ -110,7 +110,7 @@ describe.skipIf(!HAVE_PAPER_RUNS)(
       const runDir = join(out, 'claim_solver_qwen-rl-base-q8_latest_n-announced_efr4');
       const status = runCli('status', runDir, '--json');
       expect(status.status).toBe(0);
-      expect(JSON.parse(status.stdout).runs[0]).toMatchObject({ finished: 24, total: 24, mechanicalFailures: 0 });
+      expect(JSON.parse(status.stdout).runs[0]).toMatchObject({ finished: 24, total: 24, failed: 0, inFlight: 0, unreadable: 0 });
       const audit = runCli('audit', runDir, '--json');
       expect(audit.status).toBe(0);
       const audited = JSON.parse(audit.stdout);
