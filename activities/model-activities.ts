@@ -6,17 +6,22 @@ import { KeyedQueue } from './keyed-queue.js';
 import { loopCall } from './loop-call.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { loadCallSession } from './session-context.js';
+import { finishSession } from './store-activities.js';
 
 /**
  * An in-session model activity goes on to the session's next call while that
  * call would end within this much of the activity's start (were it to take as
- * long as the one before): the SDK's and the server's work per activity
- * (dispatch, the workflow's activation, the marker in history, about 3 ms of
- * CPU) is then shared by the calls of several seconds instead of paid by each,
- * and the activity still ends well within its start-to-close timeout (a
- * minute for a reference agent).
+ * long as the one before): half a reference agent's start-to-close timeout.
+ * Each batch's end is an activation of the workflow (the SDK's dispatch, the
+ * workflow thread, the marker in history: about 3 ms of CPU), and sessions
+ * whose calls take equal time end their batches together: at window 512 with
+ * 1 s calls and 5 s batches, the 512 activations every 5 s took the worker
+ * about a second to work through, every session waited for it (5–17% of the
+ * limit lost between turns), and heartbeats of workflow tasks held open by
+ * local activities came late (bench:scale). With 30 s batches a 60-turn
+ * session ends two, and about 1% of the limit is lost between turns.
  */
-const CALL_BATCH_MS = 5000;
+const CALL_BATCH_MS = 30_000;
 
 /** One model call: a decision turn at R0–R2 and the probe, a step of the agent loop at R3, as the turn protocol says. */
 async function oneCall(providers: ProviderRegistry, input: StepInput) {
@@ -74,6 +79,10 @@ export function createModelActivities(providers: ProviderRegistry): ModelActivit
           ({ result, rules, role } = await oneCall(providers, { ...input, progress: result.progress }));
           if (result.kind === 'step' && result.runs.length > 0) return previous;
         }
+        // The call that ends the session writes its summary too: at a sweep's end every session would otherwise
+        // wait for one more local activity, behind every other session's (bench:scale).
+        const end = result.kind === 'step' && result.runs.length === 0 ? nextMove(result.progress, rules) : undefined;
+        if (end?.kind === 'done') return { kind: 'finished', outcome: await finishSession({ ...input, termination: end.reason }) };
         return result;
       });
     },

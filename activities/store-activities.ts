@@ -15,6 +15,29 @@ import { loadSessionContext, openSession } from './session-context.js';
 
 const now = () => new Date().toISOString();
 
+/**
+ * Scores the session from the decisions its transcript records (turns never
+ * reached count as truncated; R3 from its model calls and script runs), writes
+ * summary.json and the end record. The model activity whose call ends the
+ * session calls it too (model-activities.ts).
+ */
+export async function finishSession({ runDir, session, termination }: FinishInput): Promise<SessionOutcome> {
+  const { store, spec, transcript } = await openSession({ runDir, session });
+  const { stream, classes } = await loadSessionContext(store, spec);
+  const summary = summaryFromTranscript({ spec, streamHash: stream.hash, classes, transcript, termination, finishedAt: now() });
+  await store.writeSummary(spec, summary);
+  const { metrics } = summary;
+  if (transcript.ended !== termination) await store.appendTranscript(session, { type: 'end', at: summary.finishedAt, termination });
+  return {
+    sessionKey: summary.sessionKey,
+    termination,
+    utility: metrics.utility,
+    optimum: metrics.optimum,
+    commitments: metrics.commitments,
+    unresolved: metrics.unresolved,
+  };
+}
+
 export function createStoreActivities(): StoreActivities {
   return {
     /**
@@ -56,27 +79,7 @@ export function createStoreActivities(): StoreActivities {
       return { classes: encodeClasses(classes), streamHash: stream.hash };
     },
 
-    /**
-     * Scores the session from the decisions its transcript records (turns never
-     * reached count as truncated; R3 from its model calls and script runs), writes
-     * summary.json and the end record.
-     */
-    async finishSession({ runDir, session, termination }: FinishInput): Promise<SessionOutcome> {
-      const { store, spec, transcript } = await openSession({ runDir, session });
-      const { stream, classes } = await loadSessionContext(store, spec);
-      const summary = summaryFromTranscript({ spec, streamHash: stream.hash, classes, transcript, termination, finishedAt: now() });
-      await store.writeSummary(spec, summary);
-      const { metrics } = summary;
-      if (transcript.ended !== termination) await store.appendTranscript(session, { type: 'end', at: summary.finishedAt, termination });
-      return {
-        sessionKey: summary.sessionKey,
-        termination,
-        utility: metrics.utility,
-        optimum: metrics.optimum,
-        commitments: metrics.commitments,
-        unresolved: metrics.unresolved,
-      };
-    },
+    finishSession,
 
     /**
      * The cancel goes after everything the session recorded, and its summary

@@ -64,6 +64,9 @@ export async function runSweep(sweep: SweepConfig, options: RunSweepOptions = {}
   const runDir = resolveRunLocation(options.out ?? `runs/${config.name}`);
   const say = options.say ?? (() => undefined);
   const inProcessWorkers = options.workers ?? true;
+  // A complete run needs the embedded server's state no more: the run store holds everything its results, audit and
+  // report read, and running the sweep again finds every session finished. Its histories are about 60% of its bytes.
+  const discardsState = !targetFromEnv() && inProcessWorkers && !options.keepHistory;
   say(`Sweep ${config.name}: run directory ${runDir}`);
   let progress: SweepProgress | undefined;
   try {
@@ -73,6 +76,7 @@ export async function runSweep(sweep: SweepConfig, options: RunSweepOptions = {}
       inProcessWorkers,
       onProgress: options.onProgress,
       say,
+      discardsFinishedState: discardsState,
     });
   } catch (error) {
     if (!(error instanceof SweepCancelledError)) throw error;
@@ -81,9 +85,6 @@ export async function runSweep(sweep: SweepConfig, options: RunSweepOptions = {}
   const results = await readRunResults(runDir, { cacheDir: defaultCacheDir(), say });
   const readings = await readSessionStates(openRunStore(runDir), expandSweep(config));
   const unfinished = readings.filter((reading) => reading.state !== 'finished');
-  // A complete run needs the embedded server's state no more: the run store holds everything its results, audit and
-  // report read, and running the sweep again finds every session finished. Its histories are about 60% of its bytes.
-  if (unfinished.length === 0 && !targetFromEnv() && inProcessWorkers && !options.keepHistory)
-    await rm(openRunStore(runDir).localStateDir, { recursive: true, force: true });
+  if (unfinished.length === 0 && discardsState) await rm(openRunStore(runDir).localStateDir, { recursive: true, force: true });
   return { runDir, results, unfinished, cancelled: progress === undefined, workflowsFailed: progress?.failed ?? 0 };
 }

@@ -31,12 +31,20 @@ export const temporalLog = (store: RunStore) => `${store.localStateDir}.log`;
  * `port` (left out: Temporal's default, or free ports when it is taken), its
  * Web UI said. The SDK's and the server's lines go to the run's Temporal log,
  * and a line at the end counts its warnings and errors, if any. Everything is
- * closed and stopped however `use` ends.
+ * closed and stopped however `use` ends; the server at once where its state
+ * is about to be removed.
  */
 export async function withRunTemporal<T>(
   store: RunStore,
   remote: TemporalTarget | null,
-  options: { readonly port: number | undefined; readonly say: (line: string) => void },
+  options: {
+    readonly port: number | undefined;
+    readonly say: (line: string) => void;
+    /** Whether the embedded server's state is removed after what `use` came to: its server is then killed, not stopped. */
+    readonly discardsState?: (result: T) => boolean;
+    /** Sessions the run has in flight at once (its window), for the embedded server's memory limit. */
+    readonly sessions?: number;
+  },
   use: (temporal: RunTemporal) => Promise<T>,
 ): Promise<T> {
   const log = temporalLog(store);
@@ -45,9 +53,10 @@ export async function withRunTemporal<T>(
   let server: DevServer | undefined;
   let connection: Connection | undefined;
   let refused = false;
+  let discarded = false;
   try {
     if (!remote) {
-      server = await startDevServer({ dbFile: embeddedDatabase(store), port: options.port, log });
+      server = await startDevServer({ dbFile: embeddedDatabase(store), port: options.port, log, sessions: options.sessions });
       const taken = server.defaultPortTaken;
       const where = taken === undefined ? ',' : ` on ${server.address}, as port ${taken} is taken;`;
       options.say(`Temporal Web UI: ${server.uiUrl} (embedded dev server${where} state in ${store.localStateDir})`);
@@ -56,14 +65,16 @@ export async function withRunTemporal<T>(
     }
     const target: TemporalTarget = remote ?? { address: server?.address as string, namespace: 'default' };
     connection = await connectClient(target);
-    return await use({ client: new Client({ connection, namespace: target.namespace }), connection, target, log });
+    const result = await use({ client: new Client({ connection, namespace: target.namespace }), connection, target, log });
+    discarded = options.discardsState?.(result) ?? false;
+    return result;
   } catch (error) {
     refused = error instanceof InputError;
     throw error;
   } finally {
     await connection?.close();
     await shutdownRuntime();
-    await server?.stop();
+    await (discarded ? server?.kill() : server?.stop());
     // A refusal is the one line of its error.
     const logged = refused ? undefined : temporalLogSummary(log, logStart);
     if (logged) options.say(logged);

@@ -36,6 +36,8 @@ export interface TemporalRunOptions {
   readonly onProgress: ProgressListener | undefined;
   /** Told where the run lives and, for the embedded server, where its Web UI is. */
   readonly say: (line: string) => void;
+  /** The embedded server's state is removed once every session finished (runSweep): then its server is killed, not stopped. */
+  readonly discardsFinishedState?: boolean;
 }
 
 /**
@@ -140,22 +142,28 @@ export async function runOnTemporal(config: SweepConfig, options: TemporalRunOpt
 async function runLocked(config: SweepConfig, options: TemporalRunOptions, remote: TemporalTarget | null): Promise<SweepProgress> {
   const store = openRunStore(options.runDir);
   await checkRunDirectory(store, config);
-  return withRunTemporal(store, remote, { port: options.temporalPort, say: options.say }, async (temporal) => {
-    const { client, connection, target } = temporal;
-    if (remote) await ensureSearchAttributes(connection, target.namespace);
-    await setProviderRates(connection, config, target.namespace, options.say);
-    // Started (or attached to) before any worker exists, so a refusal leaves no worker to shut down.
-    const handle = await startOrAttach(client, config, options.runDir, remote !== null);
-    await claimRunDirectory(store, config, runVersions());
-    const result = () => {
-      const done = workflowResult<SweepProgress>(handle, options.say);
-      const followed = options.onProgress
-        ? followProgress(handle, expandSweep(config).length, done, options.onProgress, { store, capUsd: config.runCap })
-        : done;
-      return followed.catch((error: unknown) => {
-        throw cancelledWorkflow(error) ? new SweepCancelledError(`sweep ${config.name} was cancelled`) : error;
-      });
-    };
-    return options.inProcessWorkers ? withSweepWorkers(temporal, config, options.say, result) : result();
-  });
+  const discardsState = (progress: SweepProgress) => options.discardsFinishedState === true && progress.finished === progress.total;
+  return withRunTemporal(
+    store,
+    remote,
+    { port: options.temporalPort, say: options.say, discardsState, sessions: config.window },
+    async (temporal) => {
+      const { client, connection, target } = temporal;
+      if (remote) await ensureSearchAttributes(connection, target.namespace);
+      await setProviderRates(connection, config, target.namespace, options.say);
+      // Started (or attached to) before any worker exists, so a refusal leaves no worker to shut down.
+      const handle = await startOrAttach(client, config, options.runDir, remote !== null);
+      await claimRunDirectory(store, config, runVersions());
+      const result = () => {
+        const done = workflowResult<SweepProgress>(handle, options.say);
+        const followed = options.onProgress
+          ? followProgress(handle, expandSweep(config).length, done, options.onProgress, { store, capUsd: config.runCap })
+          : done;
+        return followed.catch((error: unknown) => {
+          throw cancelledWorkflow(error) ? new SweepCancelledError(`sweep ${config.name} was cancelled`) : error;
+        });
+      };
+      return options.inProcessWorkers ? withSweepWorkers(temporal, config, options.say, result) : result();
+    },
+  );
 }

@@ -17,7 +17,14 @@ export interface DevServer {
   readonly uiUrl: string;
   /** Temporal's default port (or its Web UI's) that another process held, so that the server took free ports instead. */
   readonly defaultPortTaken?: number;
+  /** Stops it gracefully: its state is kept for the next command on the run. */
   stop(): Promise<void>;
+  /**
+   * Ends it at once (SIGKILL), for state about to be removed: a graceful stop
+   * takes about a second. Its SQLite file would survive this too (WAL: what
+   * was committed stays), as it does a killed command.
+   */
+  kill(): Promise<void>;
 }
 
 export interface DevServerOptions {
@@ -34,7 +41,21 @@ export interface DevServerOptions {
   readonly dynamicConfig?: Readonly<Record<string, string | number>>;
   /** The run's Temporal log (infra/temporal-log.ts), where the server's output goes. */
   readonly log?: string;
+  /** Sessions the run has in flight at once (its window): sizes the server's memory limit (goMemoryLimitMiB). */
+  readonly sessions?: number;
 }
+
+/**
+ * A soft limit on the Go runtime's memory for a server of `sessions` in
+ * flight (GOMEMLIMIT). Go lets its heap grow to twice what is live before it
+ * collects: an idle server holds 146 MiB (93 of them its executable's pages),
+ * and the 72-session panel at window 8 took it to 185. Held to 88 MiB, the
+ * panel's server peaked at 165 MiB for the same CPU; at 64 MiB it collected
+ * without pause (a third more CPU). Per session the limit grows by more than a
+ * session's share of the server's memory at window 512 (242 MiB in all, so
+ * 340 MiB there), where it then never binds.
+ */
+export const goMemoryLimitMiB = (sessions: number) => 88 + 0.5 * Math.max(0, sessions - 8);
 
 const READY_TIMEOUT_MS = 60_000;
 
@@ -61,6 +82,18 @@ const DEV_SERVER_TUNING: Readonly<Record<string, number | string>> = {
    */
   'history.cacheNonUserContextLockTimeout': '2s',
   'history.transferProcessorSchedulerWorkerCount': 16,
+  /*
+   * Every write of the one shard waits for one of this many places (1 by
+   * default), held across its preparation as well as its SQLite call. When
+   * hundreds of sessions' workflow tasks are completed at once, the last wait
+   * seconds, and a task the server hands back with a completion (the SDK's
+   * heartbeat of a task kept open by local activities) has its start stamped
+   * before that wait: the worker's next heartbeat, 8 s after the task reached
+   * it, then misses the 10 s timeout. bench:scale at window 512 (history
+   * service's RespondWorkflowTaskCompleted): 25–70 of about 4,100 over 1 s with
+   * one place, none with eight; 30 and 35 ms against 12 and 14 ms at the mean.
+   */
+  'history.shardIOConcurrency': 8,
 };
 const SEARCH_ATTRIBUTE_TYPES = { KEYWORD: 'Keyword', INT: 'Int' } as const;
 
@@ -231,7 +264,8 @@ async function launch(binary: string, options: DevServerOptions, ports: Ports, d
       `${key}=${JSON.stringify(value)}`,
     ]),
   ];
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = options.sessions === undefined ? process.env : { ...process.env, GOMEMLIMIT: `${goMemoryLimitMiB(options.sessions)}MiB` };
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   // A command that ends by process.exit (its reader closed the pipe) takes its server with it.
   const stopWithThisProcess = () => child.kill('SIGTERM');
   process.once('exit', stopWithThisProcess);
@@ -259,22 +293,24 @@ async function launch(binary: string, options: DevServerOptions, ports: Ports, d
     throw error;
   }
   writeFileSync(addressFileFor(options.dbFile), address);
+  const end = async (signal: 'SIGTERM' | 'SIGKILL') => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill(signal);
+      const forceKill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(forceKill);
+    }
+    process.removeListener('exit', stopWithThisProcess);
+    rmSync(pidFile, { force: true });
+    rmSync(addressFileFor(options.dbFile), { force: true });
+  };
   return {
     address,
     namespace: 'default',
     uiUrl: `http://127.0.0.1:${ports.uiPort}`,
     ...(defaultPortTaken !== undefined && { defaultPortTaken }),
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const forceKill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(forceKill);
-      }
-      process.removeListener('exit', stopWithThisProcess);
-      rmSync(pidFile, { force: true });
-      rmSync(addressFileFor(options.dbFile), { force: true });
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   };
 }

@@ -41,7 +41,9 @@ export type StepResult =
   /** The progress after the reply, and the positions in the reply of the accepted run_script calls, to run in order. */
   | { readonly kind: 'step'; readonly progress: Progress; readonly runs: readonly number[] }
   /** A cap was reached before the call, or the call failed mechanically. */
-  | { readonly kind: 'stopped'; readonly reason: Termination };
+  | { readonly kind: 'stopped'; readonly reason: Termination }
+  /** The call ended the session (the turn protocol's end): its summary and end record are written (finishSession). */
+  | { readonly kind: 'finished'; readonly outcome: SessionOutcome };
 
 export interface ModelActivities {
   /**

@@ -23,4 +23,19 @@ const { code } = await bundleWorkflowCode({
   preloadModules: [workflowsPath()],
   logger: new DefaultLogger('WARN'),
 });
-await writeFile(workflowBundlePath(), code);
+await writeFile(workflowBundlePath(), withoutSourcesContent(code));
+
+/**
+ * The bundle's inline source map without the sources' text (1.1 of its 3.2 MB):
+ * a worker decodes, parses and copies the map into its workflow thread, which
+ * keeps it for stack traces; those still name each file and line, from the
+ * map's mappings. A worker holds about 20 MiB less at its peak (173 MiB
+ * against 155 for an idle one).
+ */
+function withoutSourcesContent(bundle: string): string {
+  const comment = bundle.lastIndexOf('//# sourceMappingURL=data:');
+  const data = bundle.indexOf('base64,', comment) + 'base64,'.length;
+  const map = JSON.parse(Buffer.from(bundle.slice(data).trimEnd(), 'base64').toString()) as Record<string, unknown>;
+  delete map.sourcesContent;
+  return `${bundle.slice(0, data)}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
+}

@@ -116,6 +116,7 @@ async function playSession(input: SessionInput, { store, modelFor, sandbox }: Se
       caps: input.caps,
       ...(input.replay && { replay: input.replay }),
     });
+    if (result.kind === 'finished') return result.outcome;
     if (result.kind === 'stopped') {
       termination = result.reason;
       break;

@@ -66,7 +66,7 @@ export function serverForThisFile(): TestTemporal {
     const file = basename(expect.getState().testPath ?? 'test', '.test.ts');
     const namespace = `${file}-${process.pid}`;
     await createNamespace(address, namespace);
-    const server: DevServer = { address, namespace, uiUrl: '', stop: async () => undefined };
+    const server: DevServer = { address, namespace, uiUrl: '', stop: async () => undefined, kill: async () => undefined };
     return { server, dir: mkdtempSync(join(tmpdir(), `allocbench-${file}-`)) };
   });
 }
