@@ -1,6 +1,7 @@
 import type { ModelReply } from '../../core/chat/messages.js';
 import type { TranscriptRecord } from '../../run-store/transcript.js';
 import { escapeHtml, page } from './html.js';
+import { runClocks } from '../number-format.js';
 
 const block = (label: string, text: string, cls = '') => `<p class="${cls}"><b>${escapeHtml(label)}</b></p><pre>${escapeHtml(text)}</pre>`;
 
@@ -36,7 +37,7 @@ function describe(record: TranscriptRecord): string {
         record.outcome.ok
           ? `returned ${escapeHtml(JSON.stringify(record.outcome.value))}`
           : `${escapeHtml(record.outcome.kind)}: ${escapeHtml(record.outcome.error)}`
-      } in ${record.outcome.ms.toFixed(1)} ms — ${record.correct ? 'correct' : 'not the gold answer'}</p>`;
+      } in ${runClocks(record.outcome)} — ${record.correct ? 'correct' : 'not the gold answer'}</p>`;
     case 'attempt':
       return record.outcome === 'ok'
         ? ''

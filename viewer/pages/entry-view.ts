@@ -1,5 +1,6 @@
 import hljs from 'highlight.js/lib/core';
 import javascript from 'highlight.js/lib/languages/javascript';
+import { runClocks } from '../../analysis/number-format.js';
 import type { ModelReply, ToolCall } from '../../core/chat/messages.js';
 import type { LoopCall } from '../../core/scripts/read-loop-calls.js';
 import { callsOfStep, countedTokens, type AttemptRecord, type ExecutionRecord } from '../../run-store/transcript.js';
@@ -133,15 +134,11 @@ function turnView(entry: TurnEntry, optimum: string | null, credited: string | u
   </article>`;
 }
 
-/** A run's CPU and wall time; a run recorded before its CPU time was measured has its wall time alone. */
-const clocks = ({ ms, cpuMs }: { ms: number; cpuMs?: number }) =>
-  cpuMs === undefined ? `${ms.toFixed(1)} ms` : `${cpuMs.toFixed(1)} ms of CPU, ${ms.toFixed(1)} ms wall`;
-
 function executionView(run: ExecutionRecord | undefined, starts: number | undefined): Html {
   if (!run) return html`<div class="run muted">not run${starts ? ` (started ${starts}×, no outcome recorded)` : ''}</div>`;
   const { outcome } = run;
   return html`<div class="run ${outcome.ok ? (run.correct ? 'ok' : 'wrong') : 'failure'}">
-    ran on problem ${run.t} in ${clocks(outcome)}:
+    ran on problem ${run.t} in ${runClocks(outcome)}:
     ${outcome.ok ? html`returned <code>${JSON.stringify(outcome.value)}</code>` : html`${outcome.kind}: ${outcome.error}`} —
     ${run.correct ? 'the gold answer' : 'not the gold answer'}${starts && starts > 1
       ? ` · started ${starts}× (a sandbox worker was lost)`
