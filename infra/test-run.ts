@@ -81,11 +81,11 @@ interface Part {
 }
 
 /**
- * The trainer's tests are one process (about 200 CPU-s) beside vitest's many: at equal priority they got
- * about an eighth of the cores and ran on alone for a minute and a half after vitest ended. With vitest's
- * processes a little lower, the two end together (docs/testing.md).
+ * The trainer's tests are one process (about 300 CPU-s) beside vitest's many: at equal priority they got
+ * about an eighth of the cores and ran on alone for a minute and a half after vitest ended, and at nice 4
+ * still 50–70 s. With vitest's processes lower, the two end closer together (docs/testing.md).
  */
-const VITEST_NICENESS_BESIDE_TRAINER = 4;
+const VITEST_NICENESS_BESIDE_TRAINER = 8;
 
 const passedOrExit = (_: string, code: number) => (code === 0 ? 'passed' : `failed (exit ${code})`);
 
