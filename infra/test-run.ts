@@ -85,7 +85,7 @@ interface Part {
  * about an eighth of the cores and ran on alone for a minute and a half after vitest ended, and at nice 4
  * still 50–70 s. With vitest's processes lower, the two end closer together (docs/testing.md).
  */
-const VITEST_NICENESS_BESIDE_TRAINER = 8;
+const VITEST_NICENESS_BESIDE_TRAINER = 6;
 
 const passedOrExit = (_: string, code: number) => (code === 0 ? 'passed' : `failed (exit ${code})`);
 
