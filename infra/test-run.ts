@@ -82,8 +82,8 @@ interface Part {
 
 /**
  * The trainer's tests are one process (about 300 CPU-s) beside vitest's many: at equal priority they got
- * about an eighth of the cores and ran on alone for a minute and a half after vitest ended, and at nice 4
- * still 50–70 s. With vitest's processes lower, the two end closer together (docs/testing.md).
+ * about an eighth of the cores and ran on alone for a minute and a half after vitest ended; at nice 4 still
+ * 50–70 s, at nice 8 they ended 86 s before it; at nice 6 the two end together (docs/testing.md).
  */
 const VITEST_NICENESS_BESIDE_TRAINER = 6;
 
