@@ -100,14 +100,9 @@ for (let i = 0; i < runs; i++) {
   w1.push(run);
   console.log(`  run ${i + 1}: ${described(run)}`);
 }
-const wall = quantileOf(
-  w1.map((r) => r.wallSeconds),
-  0.5,
-);
-const memory = quantileOf(
-  w1.map((r) => r.peakMiB),
-  0.5,
-);
+const median = (pick: (run: ShortRun) => number) => quantileOf(w1.map(pick), 0.5);
+const wall = median((r) => r.wallSeconds);
+const memory = median((r) => r.peakMiB);
 const verdict = (ratio: number, target: number) =>
   `${ratio.toFixed(2)}× Inspect's (target ≤ ${target.toFixed(1)}×: ${ratio <= target ? 'met' : 'NOT met'})`;
 console.log(`  median wall   ${wall.toFixed(2)} s, ${verdict(wall / INSPECT.wallSeconds, TARGET.wall)}; Inspect ${INSPECT.wallSeconds} s`);

@@ -55,7 +55,7 @@ export interface DevServerOptions {
  * session's share of the server's memory at window 512 (242 MiB in all, so
  * 340 MiB there), where it then never binds.
  */
-export const goMemoryLimitMiB = (sessions: number) => 88 + 0.5 * Math.max(0, sessions - 8);
+const goMemoryLimitMiB = (sessions: number) => 88 + 0.5 * Math.max(0, sessions - 8);
 
 const READY_TIMEOUT_MS = 60_000;
 

@@ -141,7 +141,7 @@ export async function runTests(options: TestRunOptions): Promise<TestRun> {
 }
 
 function trainerEnv(): NodeJS.ProcessEnv {
-  // One thread in the trainer's subprocesses too (conftest.py sets it in pytest's): beside vitest, more spin for cores.
+  // One thread in the trainer's subprocesses too, as conftest.py sets in pytest's own: beside vitest, more threads only contend for the cores.
   return { ...process.env, PYTHONPATH: join(root, 'rl'), PYTHONUNBUFFERED: '1', OMP_NUM_THREADS: '1' };
 }
 
