@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ENV_DEFAULTS } from '../../cli/env-defaults.js';
 import { freePort } from '../../infra/ports.js';
@@ -156,13 +157,20 @@ describe('allocbench sweep and run refuse bad input before anything starts', () 
   });
 });
 
-/** Holds a port on 127.0.0.1, as another Temporal dev server does; undefined when another process holds it already, which serves as well. */
-function holdPort(port: number): Promise<Server | undefined> {
-  const server = createServer();
-  return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error)));
-    server.listen(port, '127.0.0.1', () => resolve(server));
-  });
+/**
+ * Holds a port on 127.0.0.1, as another Temporal dev server does. Another test's embedded server may hold it for a
+ * while (and release it before the command under test looks), so this waits until the port is its own.
+ */
+async function holdPort(port: number): Promise<Server> {
+  for (const deadline = Date.now() + 240_000; ; await sleep(200)) {
+    const server = createServer();
+    const held = await new Promise<boolean>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (held) return server;
+    if (Date.now() > deadline) throw new Error(`port ${port} stayed taken for 4 minutes`);
+  }
 }
 
 describe('the embedded Temporal server on a busy machine', () => {
@@ -183,7 +191,7 @@ describe('the embedded Temporal server on a busy machine', () => {
       expectRefused([...taken, '--temporal-port', '7233'], /port 7233 is already taken/);
       expectRefused(taken, /port 7233 is already taken/, { [ENV_DEFAULTS.temporalPort]: '7233' });
     } finally {
-      holder?.close();
+      holder.close();
     }
   });
 
