@@ -4,10 +4,10 @@ import { LongestFirst } from './test/setup/file-order.js';
 
 /**
  * Files that must have the cores to themselves: they run after every other
- * file has finished. script-sandbox loads the cores on purpose, to show that a
- * script's CPU time limit holds beside busy processes.
+ * file has finished. script-sandbox-under-load loads the cores on purpose, to
+ * show that a script's CPU time limit holds beside busy processes.
  */
-const ALONE = ['test/sandbox/script-sandbox.test.ts'];
+const ALONE = ['test/sandbox/script-sandbox-under-load.test.ts'];
 
 /** What every test file runs with. */
 const common = {
