@@ -81,11 +81,11 @@ interface Part {
 }
 
 /**
- * The trainer's tests are one process (about 300 CPU-s) beside vitest's many: at equal priority they got
- * about an eighth of the cores and ran on alone for a minute and a half after vitest ended; at nice 4 still
- * 50–70 s, at nice 8 they ended 86 s before it; at nice 6 the two end together (docs/testing.md).
+ * The trainer's tests are one process (about 250 CPU-s) beside vitest's many: at equal priority they got
+ * about an eighth of the cores and ran on alone for a minute and a half after vitest ended. Niceness 5
+ * ends the two about together on CI's 2 cores (docs/testing.md has the measurements).
  */
-const VITEST_NICENESS_BESIDE_TRAINER = 6;
+const VITEST_NICENESS_BESIDE_TRAINER = 5;
 
 const passedOrExit = (_: string, code: number) => (code === 0 ? 'passed' : `failed (exit ${code})`);
 
@@ -148,7 +148,8 @@ function trainerEnv(): NodeJS.ProcessEnv {
     // One thread in the trainer's subprocesses too, as conftest.py sets in pytest's own: beside vitest, more threads only contend for the cores.
     OMP_NUM_THREADS: '1',
     // glibc's allocator keeps what torch frees instead of handing each large tensor back to the kernel and faulting
-    // fresh pages in for the next one: the trainer's tests spent 44 of their 229 CPU-s in the kernel, 28 with this.
+    // fresh pages in for the next one: alone, the trainer's tests spent 44 of their 229 CPU-s in the kernel; beside
+    // vitest they took 244–252 CPU-s with this, 288 without.
     MALLOC_MMAP_MAX_: '0',
     MALLOC_TRIM_THRESHOLD_: String(4 * 1024 ** 3),
     MALLOC_TOP_PAD_: String(256 * 1024 ** 2),
