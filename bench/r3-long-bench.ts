@@ -13,7 +13,7 @@
  *
  * Usage: npm run bench:r3-long [-- <calls, default 500> <latency ms, default 20>]
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,7 @@ import { runLayout } from '../run-store/run-layout.js';
 import type { SessionSummary } from '../run-store/session-summary.js';
 import { runOnTemporal } from '../client/sweep-on-temporal.js';
 import { freePort } from '../infra/ports.js';
+import { descendants, residentKiB } from '../infra/process-stats.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
 import { readWorkflowHistories } from './workflow-histories.js';
@@ -86,34 +87,13 @@ function handle(req: IncomingMessage, res: ServerResponse) {
 // ---------------------------------------------------------------------------
 // Peak RSS: this process (workers in process) and its children (the sandbox worker, the dev server).
 
-/** Child processes of this one and their descendants, from /proc (Linux); empty elsewhere. */
-function descendants(pid: number): number[] {
-  try {
-    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-    );
-    return children.flatMap((child) => [child, ...descendants(child)]);
-  } catch {
-    return [];
-  }
-}
-
-function rssOf(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
 let peakRss = process.memoryUsage().rss;
 let peakChildrenRss = 0;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   peakChildrenRss = Math.max(
     peakChildrenRss,
-    descendants(process.pid).reduce((sum, pid) => sum + rssOf(pid), 0),
+    descendants(process.pid).reduce((sum, pid) => sum + 1024 * residentKiB(pid), 0),
   );
 }, 100);
 sampler.unref();

@@ -12,13 +12,13 @@
  * R0 at window 1, where the machinery is nearly all there is.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { quantileOf } from '../analysis/stats/percentile.js';
-import { loadAverage } from '../infra/process-stats.js';
+import { descendants, loadAverage, residentKiB } from '../infra/process-stats.js';
 
 /** Inspect AI 0.3.285 on W1 (2-core machine, 2026-11-29): whole-process wall, s, and peak RSS of its process tree, MiB. */
 const INSPECT = { wallSeconds: 4.13, peakMiB: 142 };
@@ -28,34 +28,9 @@ const SAMPLE_MS = 20;
 /** The `allocbench` command, run as a user runs it: its shebang gives node its flags. */
 const cli = fileURLToPath(new URL('../bin/allocbench.js', import.meta.url));
 
-/** Parent pid of every process now, from /proc. */
-function parents(): Map<number, number> {
-  const map = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      map.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return map;
-}
-
 /** Resident memory of `root` and of its descendants now, KiB. */
 function treeRssKiB(root: number): { root: number; descendants: number } {
-  const byParent = parents();
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) for (const [pid, ppid] of byParent) if (ppid === tree[i]) tree.push(pid);
-  const rss = (pid: number) => {
-    try {
-      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      return 0; // exited meanwhile
-    }
-  };
-  return { root: rss(root), descendants: tree.slice(1).reduce((sum, pid) => sum + rss(pid), 0) };
+  return { root: residentKiB(root), descendants: descendants(root).reduce((sum, pid) => sum + residentKiB(pid), 0) };
 }
 
 interface ShortRun {

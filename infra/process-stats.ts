@@ -26,6 +26,27 @@ const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(
 /** This process's peak resident memory so far, MiB. */
 export const peakRssMiB = () => kib(readFileSync('/proc/self/status', 'utf8'), 'VmHWM') / 1024;
 
+/** A process's child processes and their descendants, from /proc; empty once it is gone. */
+export function descendants(pid: number): number[] {
+  try {
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+    return children.flatMap((child) => [child, ...descendants(child)]);
+  } catch {
+    return [];
+  }
+}
+
+/** A process's resident memory now, KiB; 0 once it is gone. */
+export function residentKiB(pid: number): number {
+  try {
+    return kib(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS');
+  } catch {
+    return 0;
+  }
+}
+
 /** The process serving a run (its SQLite file on its command line), if one is running now. */
 function serverPid(dbFile: string): string | undefined {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
@@ -49,11 +70,9 @@ export function sampleServerPeak(dbFile: string): () => number {
   const sample = () => {
     pid ??= serverPid(dbFile);
     if (!pid) return;
-    try {
-      peak = Math.max(peak, kib(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS'));
-    } catch {
-      pid = undefined; // it stopped (a restart): look for the next one
-    }
+    const resident = residentKiB(Number(pid));
+    if (resident === 0) pid = undefined; // it stopped (a restart): look for the next one
+    peak = Math.max(peak, resident);
   };
   const timer = setInterval(sample, 250);
   return () => {
