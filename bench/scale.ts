@@ -27,7 +27,7 @@
  * child process of its own (`--one …`, `--floor`, `--start-floor`).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,9 +36,12 @@ import { parseSweepConfig } from '../core/sweep/sweep-config.js';
 import { expandSweep } from '../core/sweep/expand-sweep.js';
 import { runLayout } from '../run-store/run-layout.js';
 import { readTranscriptFile } from '../run-store/fs-run-store.js';
+import { openRunStore } from '../run-store/open-run-store.js';
 import { runOnTemporal } from '../client/sweep-on-temporal.js';
+import { temporalLog } from '../client/run-temporal.js';
 import { freeServerPort } from '../infra/ports.js';
 import { installQuietRuntime } from '../infra/temporal-runtime.js';
+import { temporalLogProblems } from '../infra/temporal-log.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
 import { measureBare, type BareCost } from './bare-measure.js';
@@ -156,12 +159,7 @@ async function runOne(path: Path, window: number, latencyMs: number, length: num
     ).values(),
   ];
   const tasks = histories.flatMap((h) => h.workflowTasks);
-  const log = `${runLayout.temporal(runDir)}.log`;
-  const sdkWarnings = existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .split('\n')
-        .filter((line) => / sdk (WARN|ERROR) /.test(line)).length
-    : 0;
+  const sdkWarnings = temporalLogProblems(temporalLog(openRunStore(runDir))).filter((problem) => problem.source === 'sdk').length;
   const dispatch = histories.flatMap((h) => h.steps.map((s) => s.dispatchMs));
   const perSession = (count: (h: (typeof histories)[number]) => number) =>
     histories.reduce((sum, h) => sum + count(h), 0) / histories.length;

@@ -27,14 +27,14 @@ export function temporalLogLength(file: string): number {
   return existsSync(file) ? statSync(file).size : 0;
 }
 
-const LEVEL = /^\S+ (?:sdk (WARN|ERROR) |server .*\blevel=(WARN|ERROR)\b)/;
+const PROBLEM = /^\S+ (?:(sdk) (WARN|ERROR) |(server) .*\blevel=(WARN|ERROR)\b)/;
 
 const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
-/** "Temporal logged 14 warnings and 1 error (<file>)" for the lines appended after `from`; undefined when none is a warning or an error. */
-export function temporalLogSummary(file: string, from: number): string | undefined {
+/** The warnings and errors among the lines appended after `from`: each one's source and level. */
+export function temporalLogProblems(file: string, from = 0): { source: TemporalLogSource; level: 'WARN' | 'ERROR' }[] {
   const length = temporalLogLength(file);
-  if (length <= from) return undefined;
+  if (length <= from) return [];
   const added = Buffer.alloc(length - from);
   const fd = openSync(file, 'r');
   try {
@@ -42,11 +42,19 @@ export function temporalLogSummary(file: string, from: number): string | undefin
   } finally {
     closeSync(fd);
   }
-  const levels = added
+  return added
     .toString('utf8')
     .split('\n')
-    .map((line) => LEVEL.exec(line))
-    .map((match) => match && (match[1] ?? match[2]));
+    .flatMap((line) => {
+      const match = PROBLEM.exec(line);
+      if (!match) return [];
+      return [{ source: (match[1] ?? match[3]) as TemporalLogSource, level: (match[2] ?? match[4]) as 'WARN' | 'ERROR' }];
+    });
+}
+
+/** "Temporal logged 14 warnings and 1 error (<file>)" for the lines appended after `from`; undefined when none is a warning or an error. */
+export function temporalLogSummary(file: string, from: number): string | undefined {
+  const levels = temporalLogProblems(file, from).map((problem) => problem.level);
   const warnings = levels.filter((level) => level === 'WARN').length;
   const errors = levels.filter((level) => level === 'ERROR').length;
   if (warnings + errors === 0) return undefined;
