@@ -1,11 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
 import type { ScriptOutcome } from '../../core/scripts/script-outcome.js';
 import { wallGuardMs } from '../../core/scripts/script-settings.js';
 import { getFamily } from '../../core/families/registry.js';
 import { HOSTILE_SCRIPTS } from './hostile-scripts.js';
-import { BUSY, stepsPerCpuMs } from './busy-loop.js';
 
 const LIMITS = { timeoutMs: 500, memoryMb: 32 };
 /** A run ends by the wall-clock guard at the latest; the rest is slack for a loaded CI machine. */
@@ -20,6 +21,31 @@ function solve({ SEED, A, B, M, K }) {
 }`;
 const lcgInputs = { SEED: 141, A: 73100, B: 38400, M: 21759900, K: 26 };
 const lcgGold = Number(getFamily('lcg').solve(lcgInputs));
+
+/** A script that only computes: n steps of the same work, in the sandbox and here. */
+function busyLoop(n: number): number {
+  let x = 1;
+  for (let i = 0; i < n; i++) x = (x * 31 + 7) % 1000003;
+  return x;
+}
+const BUSY = `function solve({ n }) { let x = 1; for (let i = 0; i < n; i++) x = (x * 31 + 7) % 1000003; return x; }`;
+
+/** The loop's steps per ms of CPU time, measured in this process. */
+function stepsPerCpuMs(): number {
+  const steps = 20_000_000;
+  const before = process.cpuUsage();
+  busyLoop(steps);
+  const used = process.cpuUsage(before);
+  return steps / ((used.user + used.system) / 1000);
+}
+
+/** One more CPU-bound process than there are cores, at this process's priority. */
+const startSpinners = (): ChildProcess[] =>
+  Array.from({ length: availableParallelism() + 1 }, () =>
+    spawn(process.execPath, ['-e', "process.stdout.write('spinning'); for (;;) {}"], { stdio: ['ignore', 'pipe', 'ignore'] }),
+  );
+const spinning = (spinners: ChildProcess[]) =>
+  Promise.all(spinners.map((spinner) => once(spinner.stdout as NonNullable<ChildProcess['stdout']>, 'data')));
 
 /** This process's child processes, `[pid, command line]`, reaped ones excepted. */
 function children(): [number, string][] {
@@ -64,6 +90,23 @@ describe('the script sandbox', () => {
     expect(outcome.ms).toBeGreaterThan(0);
     expect(outcome.cpuMs).toBeGreaterThan(0);
     expect(outcome.cpuMs).toBeLessThan(LIMITS.timeoutMs);
+  });
+
+  it('counts the limit in CPU time: a run using about 60% of it returns beside more busy processes than cores', async () => {
+    const limits = { timeoutMs: 1000, memoryMb: 32 };
+    const n = Math.round(0.6 * limits.timeoutMs * stepsPerCpuMs());
+    const value = busyLoop(n);
+    const spinners = startSpinners();
+    try {
+      await spinning(spinners);
+      const outcome = await sandbox.run(BUSY, { n }, limits);
+      expect(outcome).toMatchObject({ ok: true, value });
+      // About 60%, as calibrated here: CPU time, unlike the wall clock, does not stretch with the machine's load.
+      expect(outcome.cpuMs).toBeGreaterThan(0.3 * limits.timeoutMs);
+      expect(outcome.cpuMs).toBeLessThan(limits.timeoutMs);
+    } finally {
+      for (const spinner of spinners) spinner.kill('SIGKILL');
+    }
   });
 
   it('stops a run at its CPU time limit: three times the limit of work times out, by the CPU clock', async () => {
