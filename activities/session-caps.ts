@@ -1,6 +1,6 @@
 import type { Termination } from '../core/session/termination.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
-import type { CostCaps } from '../core/sweep/sweep-config.js';
+import type { CostCaps } from '../core/sweep/expand-sweep.js';
 import { replyOnRecord } from './provider-call.js';
 import type { RunStore } from '../run-store/run-store.js';
 import type { AttemptRecord, Transcript } from '../run-store/transcript.js';

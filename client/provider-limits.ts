@@ -1,6 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import { InputError } from '../core/errors.js';
-import { calledModels, type SweepConfig } from '../core/sweep/sweep-config.js';
+import { calledModels } from '../core/sweep/expand-sweep.js';
+import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { providerRate, setProviderRate } from '../infra/queue-rate.js';
 import type { TemporalTarget } from '../infra/temporal-target.js';
 import { providerOf, providerTaskQueue } from '../protocol/task-queues.js';

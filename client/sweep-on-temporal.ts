@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { InputError } from '../core/errors.js';
-import { calledModels, type SweepConfig } from '../core/sweep/sweep-config.js';
-import { expandSweep } from '../core/sweep/expand-sweep.js';
+import { calledModels, expandSweep } from '../core/sweep/expand-sweep.js';
+import type { SweepConfig } from '../core/sweep/sweep-config.js';
 import { policyAgentLimitation } from '../activities/providers/policy-provider.js';
 import { createProvider } from '../activities/providers/registry.js';
 import { runVersions } from '../infra/run-versions.js';

@@ -2,7 +2,8 @@ import type { Termination } from '../core/session/termination.js';
 import type { Progress } from '../core/session/turn-protocol.js';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import type { SessionTally } from '../core/sweep/session-ledger.js';
-import type { CostCaps, ReplaySetting, SweepConfig } from '../core/sweep/sweep-config.js';
+import type { CostCaps } from '../core/sweep/expand-sweep.js';
+import type { ReplaySetting, SweepConfig } from '../core/sweep/sweep-config.js';
 
 /*
  * The activities the workflows call, as contracts: the workflows proxy these

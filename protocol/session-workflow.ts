@@ -1,6 +1,7 @@
 import type { Progress } from '../core/session/turn-protocol.js';
 import { sessionKey, type SessionSpec } from '../core/sweep/session-spec.js';
-import type { CostCaps, ModelCallPlacement, ReplaySetting } from '../core/sweep/sweep-config.js';
+import type { CostCaps } from '../core/sweep/expand-sweep.js';
+import type { ModelCallPlacement, ReplaySetting } from '../core/sweep/sweep-config.js';
 
 /*
  * The session workflow as whoever starts it sees it: its type name, its input

@@ -1,6 +1,7 @@
 import { InputError } from '../core/errors.js';
 import { isDeepStrictEqual } from 'node:util';
-import { costCapsOf, experimentHash, parseSweepConfig, type SweepConfig } from '../core/sweep/sweep-config.js';
+import { costCapsOf } from '../core/sweep/expand-sweep.js';
+import { experimentHash, parseSweepConfig, type SweepConfig } from '../core/sweep/sweep-config.js';
 import type { ImportProvenance } from './provenance.js';
 import { runParts } from './run-layout.js';
 import type { Manifest, ManifestVersions } from './manifest-record.js';

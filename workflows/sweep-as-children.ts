@@ -1,7 +1,7 @@
 import { ApplicationFailure, continueAsNew, executeChild, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { SessionSpec } from '../core/sweep/session-spec.js';
 import { sessionKey } from '../core/sweep/session-spec.js';
-import { costCapsOf } from '../core/sweep/sweep-config.js';
+import { costCapsOf } from '../core/sweep/expand-sweep.js';
 import { endingOf } from '../core/session/termination.js';
 import { runStoreFailureIn } from '../protocol/failures.js';
 import { sessionSearchAttributes } from '../protocol/search-attributes.js';

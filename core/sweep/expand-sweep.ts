@@ -1,12 +1,33 @@
 import { isUrnRung, type Rung } from '../rungs/rung.js';
 import { isLocalModel, type AgentModel, type SessionSpec } from './session-spec.js';
-import { sessionModels, type SweepArm, type SweepConfig } from './sweep-config.js';
+import type { SweepArm, SweepConfig } from './sweep-config.js';
 
 /*
  * A sweep's sessions, apart from its schema (sweep-config.ts): the sweep
  * workflow expands its config, and workflow code stays free of zod, whose
- * module set-up every workflow would otherwise pay for.
+ * module set-up every workflow would otherwise pay for (a worker holds the
+ * workflow bundle's modules for as long as it runs). Only types come from
+ * sweep-config.ts.
  */
+
+/**
+ * The cost caps a sweep runs under: limits of one invocation, not of the
+ * experiment (the experiment hash leaves them out), so a sweep run again with
+ * a higher cap goes on with the sessions the lower one stopped.
+ */
+export type CostCaps = Pick<SweepConfig, 'unitCap' | 'runCap'>;
+
+export const costCapsOf = ({ unitCap, runCap }: CostCaps): CostCaps => ({ unitCap, runCap });
+
+/** The models the sweep's sessions are filed under (a session's `model`): its models, or its split agent's planner. */
+export function sessionModels(config: Pick<SweepConfig, 'models' | 'agent'>): string[] {
+  return config.agent.kind === 'split' ? [config.agent.planner] : [...(config.models ?? [])];
+}
+
+/** Every model the sweep calls, once each: its models, or its split agent's planner and builder. */
+export function calledModels(config: Pick<SweepConfig, 'models' | 'agent'>): string[] {
+  return config.agent.kind === 'split' ? [...new Set([config.agent.planner, config.agent.builder])] : [...(config.models ?? [])];
+}
 
 /** The paper's session token cap: 300,000 tokens at R3; the R0–R2 ladder runs had none. */
 const defaultTokenCap = (rung: Rung) => (rung === 'R3' ? 300_000 : null);

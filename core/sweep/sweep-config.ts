@@ -310,25 +310,6 @@ export const sweepConfigSchema = sweepFields
 
 export type SweepConfig = z.output<typeof sweepConfigSchema>;
 
-/**
- * The cost caps a sweep runs under: limits of one invocation, not of the
- * experiment (the experiment hash leaves them out), so a sweep run again with
- * a higher cap goes on with the sessions the lower one stopped.
- */
-export type CostCaps = Pick<SweepConfig, 'unitCap' | 'runCap'>;
-
-export const costCapsOf = ({ unitCap, runCap }: CostCaps): CostCaps => ({ unitCap, runCap });
-
-/** The models the sweep's sessions are filed under (a session's `model`): its models, or its split agent's planner. */
-export function sessionModels(config: Pick<SweepConfig, 'models' | 'agent'>): string[] {
-  return config.agent.kind === 'split' ? [config.agent.planner] : [...(config.models ?? [])];
-}
-
-/** Every model the sweep calls, once each: its models, or its split agent's planner and builder. */
-export function calledModels(config: Pick<SweepConfig, 'models' | 'agent'>): string[] {
-  return config.agent.kind === 'split' ? [...new Set([config.agent.planner, config.agent.builder])] : [...(config.models ?? [])];
-}
-
 /** The sweep, or every error in it (one line each, naming the field as `subject.path`). */
 export function checkSweepConfig(
   raw: unknown,
