@@ -48,14 +48,15 @@ export interface DevServerOptions {
 /**
  * A soft limit on the Go runtime's memory for a server of `sessions` in
  * flight (GOMEMLIMIT). Go lets its heap grow to twice what is live before it
- * collects: an idle server holds 146 MiB (93 of them its executable's pages),
- * and the 72-session panel at window 8 took it to 185. Held to 88 MiB, the
- * panel's server peaked at 165 MiB for the same CPU; at 64 MiB it collected
- * without pause (a third more CPU). Per session the limit grows by more than a
- * session's share of the server's memory at window 512 (242 MiB in all, so
- * 340 MiB there), where it then never binds.
+ * collects: an idle server holds about 143 MiB (93 of them its executable's
+ * pages, 36 MiB of live heap), and the 72-session panel at window 8 took it to
+ * 185 unbounded. Held to 80 MiB, the panel's server peaks at 157 MiB for the
+ * same CPU as at 88 (164 MiB); at 64 MiB it collected without pause (a third
+ * more CPU). Per session the limit grows by more than a session's share of the
+ * server's memory at window 512 (about 230 MiB of Go's in all, so 332 MiB
+ * there), where it then never binds.
  */
-const goMemoryLimitMiB = (sessions: number) => 88 + 0.5 * Math.max(0, sessions - 8);
+const goMemoryLimitMiB = (sessions: number) => 80 + 0.5 * Math.max(0, sessions - 8);
 
 const READY_TIMEOUT_MS = 60_000;
 
@@ -94,6 +95,14 @@ const DEV_SERVER_TUNING: Readonly<Record<string, number | string>> = {
    * one place, none with eight; 30 and 35 ms against 12 and 14 ms at the mean.
    */
   'history.shardIOConcurrency': 8,
+  /*
+   * One partition per task queue, not four: the one server process needs no
+   * spreading, and each partition of the system's and the sweep's queues keeps
+   * its own managers, buffers and goroutines (an idle server 7.5 MiB less;
+   * bench:scale at 512 moves as many turns).
+   */
+  'matching.numTaskqueueReadPartitions': 1,
+  'matching.numTaskqueueWritePartitions': 1,
 };
 const SEARCH_ATTRIBUTE_TYPES = { KEYWORD: 'Keyword', INT: 'Int' } as const;
 

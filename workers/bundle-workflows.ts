@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { latin1Source } from '../infra/latin1-source.js';
 import { workflowBundlePath, workflowsPath } from './create-workers.js';
 
 /*
@@ -31,7 +32,8 @@ const { code } = await bundleWorkflowCode({
    */
   webpackConfigHook: (config) => ({ ...config, devtool: 'inline-cheap-module-source-map' }),
 });
-await writeFile(workflowBundlePath(), latin1Only(withoutSourcesContent(code)));
+// Latin-1 only: 60 dashes and arrows had made V8 hold the whole bundle two bytes a character.
+await writeFile(workflowBundlePath(), latin1Source(withoutSourcesContent(code)));
 
 /**
  * The bundle's inline source map without the sources' text (1.1 of its 3.2 MB):
@@ -44,17 +46,4 @@ function withoutSourcesContent(bundle: string): string {
   const map = JSON.parse(Buffer.from(bundle.slice(data).trimEnd(), 'base64').toString()) as Record<string, unknown>;
   delete map.sourcesContent;
   return `${bundle.slice(0, data)}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
-}
-
-/**
- * The bundle with every character beyond Latin-1 written as a \u escape. V8
- * holds a script's source for as long as the script lives, one byte a
- * character if all of them fit in one, else two: a few dozen dashes in
- * comments and prompts had doubled the bundle's 1.2 MB. Such characters
- * appear only in comments and in string, template and regular-expression
- * literals, where the escape stands for the same character; a line-level map
- * is not moved by the longer lines.
- */
-function latin1Only(bundle: string): string {
-  return bundle.replace(/[^\u0000-\u00ff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
