@@ -36,9 +36,9 @@ const { code } = await bundleWorkflowCode({
 await writeFile(workflowBundlePath(), latin1Source(withoutSourcesContent(code)));
 
 /**
- * The bundle's inline source map without the sources' text (1.1 of its 3.2 MB):
- * a worker decodes, parses and keeps the map for stack traces; those still
- * name each file and line, from the map's mappings.
+ * The bundle's inline source map without the sources' text (most of the
+ * map): a worker decodes, parses and keeps the map for stack traces; those
+ * still name each file and line, from the map's mappings.
  */
 function withoutSourcesContent(bundle: string): string {
   const comment = bundle.lastIndexOf('//# sourceMappingURL=data:');
