@@ -26,7 +26,7 @@ import { runLayout } from '../run-store/run-layout.js';
 import type { SessionSummary } from '../run-store/session-summary.js';
 import { runOnTemporal } from '../client/sweep-on-temporal.js';
 import { freePort } from '../infra/ports.js';
-import { descendants, residentKiB } from '../infra/process-stats.js';
+import { descendantsResidentKiB } from '../infra/process-stats.js';
 import { sweepWorkflowId } from '../workflows/workflow-ids.js';
 import { quantileOf } from '../analysis/stats/percentile.js';
 import { readWorkflowHistories } from './workflow-histories.js';
@@ -91,10 +91,7 @@ let peakRss = process.memoryUsage().rss;
 let peakChildrenRss = 0;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  peakChildrenRss = Math.max(
-    peakChildrenRss,
-    descendants(process.pid).reduce((sum, pid) => sum + 1024 * residentKiB(pid), 0),
-  );
+  peakChildrenRss = Math.max(peakChildrenRss, 1024 * descendantsResidentKiB(process.pid));
 }, 100);
 sampler.unref();
 

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { quantileOf } from '../analysis/stats/percentile.js';
-import { descendants, loadAverage, residentKiB } from '../infra/process-stats.js';
+import { descendantsResidentKiB, loadAverage, residentKiB } from '../infra/process-stats.js';
 
 /** Inspect AI 0.3.285 on W1 (2-core machine, 2026-11-29): whole-process wall, s, and peak RSS of its process tree, MiB. */
 const INSPECT = { wallSeconds: 4.13, peakMiB: 142 };
@@ -30,7 +30,7 @@ const cli = fileURLToPath(new URL('../bin/allocbench.js', import.meta.url));
 
 /** Resident memory of `root` and of its descendants now, KiB. */
 function treeRssKiB(root: number): { root: number; descendants: number } {
-  return { root: residentKiB(root), descendants: descendants(root).reduce((sum, pid) => sum + residentKiB(pid), 0) };
+  return { root: residentKiB(root), descendants: descendantsResidentKiB(root) };
 }
 
 interface ShortRun {

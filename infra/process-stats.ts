@@ -27,7 +27,7 @@ const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(
 export const peakRssMiB = () => kib(readFileSync('/proc/self/status', 'utf8'), 'VmHWM') / 1024;
 
 /** A process's child processes and their descendants, from /proc; empty once it is gone. */
-export function descendants(pid: number): number[] {
+function descendants(pid: number): number[] {
   try {
     const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
       readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
@@ -46,6 +46,9 @@ export function residentKiB(pid: number): number {
     return 0;
   }
 }
+
+/** The resident memory of a process's descendants now, summed, KiB. */
+export const descendantsResidentKiB = (pid: number) => descendants(pid).reduce((sum, child) => sum + residentKiB(child), 0);
 
 /** The process serving a run (its SQLite file on its command line), if one is running now. */
 function serverPid(dbFile: string): string | undefined {
