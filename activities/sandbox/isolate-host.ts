@@ -36,7 +36,14 @@ async function heapFits(isolate: SandboxIsolate): Promise<boolean> {
   return (await isolate.heapBytes()) < isolate.memoryMb * 1024 * 1024 * HEAP_REUSE_SHARE;
 }
 
-process.on('message', (request: HostRequest) => void serve(request).then((reply) => process.send?.(reply)));
+/*
+ * A parent that is gone (its command ended while this process started) closed the channel: the send's error goes
+ * to its callback, not to an 'error' event that would crash this process with a stack trace on the terminal; the
+ * disconnect below ends it.
+ */
+const toParent = (message: HostReply | 'ready') => process.send?.(message, undefined, {}, () => undefined);
+
+process.on('message', (request: HostRequest) => void serve(request).then(toParent));
 // Ended hard: a clean exit could wait forever on an isolate thread that cannot be stopped.
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
-process.send?.('ready');
+toParent('ready');

@@ -16,6 +16,9 @@ export interface HostRequest {
 /** The isolate process's answer: the run, or the sandbox's own failure. */
 export type HostReply = { readonly run: SupervisedRun } | { readonly bug: string };
 
+/** The isolate process's entry (isolate-host.ts, compiled). */
+export const isolateHostPath = () => join(projectRoot(), 'dist', 'activities', 'sandbox', 'isolate-host.js');
+
 /**
  * A process of its own for a script's isolate (isolate-host.ts, compiled, from
  * dist/), so that the CPU time it counts is the script's alone, and killing it
@@ -31,7 +34,7 @@ export class IsolateProcess {
   }
 
   static start(): Promise<IsolateProcess> {
-    const child = fork(join(projectRoot(), 'dist', 'activities', 'sandbox', 'isolate-host.js'), [], {
+    const child = fork(isolateHostPath(), [], {
       execArgv: ['--no-node-snapshot'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -1,7 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { isolateHostPath } from '../../activities/sandbox/isolate-process.js';
 import { ScriptSandbox } from '../../activities/sandbox/script-sandbox.js';
 import type { ScriptOutcome } from '../../core/scripts/script-outcome.js';
 import { wallGuardMs } from '../../core/scripts/script-settings.js';
@@ -188,6 +189,17 @@ describe('the script sandbox', () => {
     const { outcome, pid } = await runWatched('function solve() { return (10n ** 8000000n).toString().length; }', LIMITS);
     expect(await outcome).toMatchObject({ ok: false, kind: 'timeout', limit: 'cpu' });
     await vi.waitFor(() => expect(isolateProcesses()).not.toContain(pid), { timeout: 120_000, interval: 20 });
+  });
+
+  it('ends an isolate process whose parent went before it was ready quietly, with nothing on the terminal', async () => {
+    const host = fork(isolateHostPath(), [], { execArgv: ['--no-node-snapshot'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const streams = [host.stdout, host.stderr].filter((stream) => stream !== null);
+    let output = '';
+    for (const stream of streams) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    host.disconnect();
+    // Not 'close': a channel closed before the child opened its end never counts as closed.
+    await Promise.all([once(host, 'exit'), ...streams.map((stream) => once(stream, 'end'))]);
+    expect(output).toBe('');
   });
 
   it('throws for a run whose isolate process is lost (a mechanical failure, not an outcome), and goes on with a fresh one', async () => {
